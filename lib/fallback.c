@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The fallback backend for kernels or sandboxes without statx(2):
+ * fstatat(2) with the caller's lookup flags.  fxstat() arrives here as
+ * { fd, "", AT_EMPTY_PATH }, which is what fstat() does.  The sync flags
+ * have no fstatat equivalent: stat(2) behaves as AT_STATX_SYNC_AS_STAT.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "internal.h"
+
+#define LOOKUP_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
+
+static void fill_time(struct xs_time *t, const struct timespec *ts)
+{
+	t->sec = ts->tv_sec;
+	t->nsec = (uint32_t)ts->tv_nsec;
+}
+
+int xs_fallback_stat(const struct xs_target *t, struct xs_stat *st)
+{
+	struct stat sb;
+
+	if (fstatat(t->dfd, t->path, &sb, (int)(t->flags & LOOKUP_FLAGS)))
+		return -errno;
+
+	st->mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
+	st->mode = sb.st_mode;
+	st->nlink = (uint32_t)sb.st_nlink;
+	st->uid = sb.st_uid;
+	st->gid = sb.st_gid;
+	st->dev_major = major(sb.st_dev);
+	st->dev_minor = minor(sb.st_dev);
+	fill_time(&st->atime, &sb.st_atim);
+	fill_time(&st->mtime, &sb.st_mtim);
+	fill_time(&st->ctime, &sb.st_ctim);
+	st->ino = sb.st_ino;
+	st->size = (uint64_t)sb.st_size;
+	st->blksize = (uint64_t)sb.st_blksize;
+	st->blocks = (uint64_t)sb.st_blocks;
+	if (S_ISBLK(sb.st_mode) || S_ISCHR(sb.st_mode)) {
+		st->rdev_major = major(sb.st_rdev);
+		st->rdev_minor = minor(sb.st_rdev);
+		st->mask |= XSTAT_REQUEST_RDEV;
+	}
+	return 0;
+}

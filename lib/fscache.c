@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Per-device facts: the filesystem type (statfs magic) of each st_dev seen,
+ * and what libxstat learned it cannot do there.  Direct-mapped, fixed size,
+ * lock-free: a slot is a key word and a value word, and a reader accepts
+ * the value only if the key is the same before and after reading it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include "internal.h"
+
+#define FSCACHE_SLOTS	64	/* a power of two */
+
+struct fs_slot {
+	uint64_t	key;	/* dev + 1, 0 = empty or being written */
+	uint64_t	value;	/* magic | flags << 32 */
+};
+
+static struct fs_slot fs_slots[FSCACHE_SLOTS];
+
+static uint64_t dev_key(const struct xs_stat *st)
+{
+	return (((uint64_t)st->dev_major << 32) | st->dev_minor) + 1;
+}
+
+static struct fs_slot *slot_of(uint64_t key)
+{
+	uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+
+	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
+}
+
+static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
+{
+	uint64_t v;
+
+	if (__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) != key)
+		return 0;
+	v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
+		return 0;
+	*value = v;
+	return 1;
+}
+
+static void slot_write(struct fs_slot *s, uint64_t key, uint64_t value)
+{
+	__atomic_store_n(&s->key, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+}
+
+/*
+ * statfs of the file itself.  A path is opened with O_PATH, which opens no
+ * device, FIFO or socket, and checked to be the file that was stat'ed.
+ */
+static int lookup_magic(const struct xs_target *t, const struct xs_stat *st,
+			uint32_t *magic)
+{
+	struct statfs sfs;
+	struct stat sb;
+	int fd, ret;
+
+	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH)) {
+		ret = t->dfd == AT_FDCWD ? statfs(".", &sfs)
+					 : fstatfs(t->dfd, &sfs);
+		if (ret)
+			return -errno;
+		*magic = (uint32_t)sfs.f_type;
+		return 0;
+	}
+
+	fd = openat(t->dfd, t->path, O_PATH | O_CLOEXEC |
+		    ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return -errno;
+	ret = 0;
+	if (fstat(fd, &sb) || fstatfs(fd, &sfs))
+		ret = -errno;
+	else if (major(sb.st_dev) != st->dev_major ||
+		 minor(sb.st_dev) != st->dev_minor || sb.st_ino != st->ino)
+		ret = -ESTALE;
+	else
+		*magic = (uint32_t)sfs.f_type;
+	close(fd);
+	return ret;
+}
+
+uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
+		     uint32_t *fsflags)
+{
+	uint64_t key = dev_key(st), value;
+	struct fs_slot *s = slot_of(key);
+	uint32_t magic;
+
+	if (slot_read(s, key, &value)) {
+		*fsflags = (uint32_t)(value >> 32);
+		return (uint32_t)value;
+	}
+	*fsflags = 0;
+	if (lookup_magic(t, st, &magic))
+		return 0;
+	slot_write(s, key, magic);
+	return magic;
+}
+
+void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
+{
+	uint64_t key = dev_key(st), value;
+	struct fs_slot *s = slot_of(key);
+
+	if (slot_read(s, key, &value) && !((value >> 32) & flag))
+		slot_write(s, key, value | (uint64_t)flag << 32);
+}

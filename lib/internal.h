@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The record every backend and supplement fills, and the functions that
+ * fill it.  A call flows one way: xstat.c validates, a backend fills the
+ * basic fields, supplement.c adds what was asked for and is still missing,
+ * copyout.c writes the public layout.  Internal functions return 0 or a
+ * negative errno; errno is set only in xstat.c.
+ */
+#ifndef LIBXSTAT_INTERNAL_H
+#define LIBXSTAT_INTERNAL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "xstat.h"
+
+#define XS_EXPORT	__attribute__((visibility("default")))
+
+#define XS_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
+			 XSTAT_REQUEST_DATA_VERSION)
+
+struct xs_time {
+	int64_t		sec;
+	uint32_t	nsec;
+};
+
+/* One file's status, kernel-kstat-like; @mask holds XSTAT_REQUEST_* bits. */
+struct xs_stat {
+	uint64_t	mask;
+	uint32_t	mode;
+	uint32_t	nlink;
+	uint32_t	uid;
+	uint32_t	gid;
+	uint32_t	rdev_major, rdev_minor;
+	uint32_t	dev_major, dev_minor;
+	struct xs_time	atime, mtime, ctime, btime;
+	uint64_t	ino;
+	uint64_t	size;
+	uint64_t	blksize;
+	uint64_t	blocks;
+	uint64_t	gen;
+	uint64_t	data_version;
+};
+
+/*
+ * How to reach the file: the *at() triple.  fxstat() becomes
+ * { fd, "", AT_EMPTY_PATH }, so every layer has one path to handle.
+ */
+struct xs_target {
+	int		dfd;
+	const char	*path;
+	unsigned	flags;		/* AT_* lookup and sync flags */
+};
+
+/* mask.c: XSTAT_REQUEST_* <-> STATX_* translation, one table. */
+uint32_t xs_mask_to_statx(uint64_t request);
+uint64_t xs_mask_from_statx(uint32_t stx_mask);
+
+/* backend selection: statx_backend.c */
+enum xs_backend { XS_BACKEND_UNKNOWN, XS_BACKEND_STATX, XS_BACKEND_FALLBACK };
+enum xs_backend xs_backend_current(void);
+
+/*
+ * statx_backend.c: returns 0, a negative errno for the caller, or
+ * -ENOSYS when statx cannot serve this call and the fallback must.
+ */
+int xs_statx_stat(const struct xs_target *t, uint64_t request,
+		  struct xs_stat *st);
+
+/* fallback.c: fstatat(2) with the caller's lookup flags. */
+int xs_fallback_stat(const struct xs_target *t, struct xs_stat *st);
+
+/* supplement.c: add class (3) fields that were requested and are missing. */
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st);
+
+/* fscache.c: per-st_dev facts, lock-free. */
+#define XS_FSF_NO_GETVERSION	0x1	/* FS_IOC_GETVERSION unsupported */
+#define XS_FSF_PROBE_REFUSED	0x2	/* raw device cannot be read */
+uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
+		     uint32_t *fsflags);
+void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
+
+/* handle.c: generation from name_to_handle_at(); 0 or negative errno. */
+int xs_handle_gen(const struct xs_target *t, uint32_t magic,
+		  const struct xs_stat *st, uint64_t *gen);
+
+/* fsioctl.c: FS_IOC_GETVERSION on a safely opened fd. */
+int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
+			uint64_t *gen);
+/* Opens the file for an ioctl only if that is safe; fd or negative errno. */
+int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
+		      int *close_it);
+
+/*
+ * ext4probe.c: read the raw ext4 inode of @st from its block device and
+ * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
+ * can be trusted.  Never fails: what cannot be had stays cleared.
+ */
+void xs_ext4_probe(uint64_t want, struct xs_stat *st);
+
+/* copyout.c: the public layout and the buffer-size rule. */
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen);
+
+#endif /* LIBXSTAT_INTERNAL_H */

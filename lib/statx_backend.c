@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The statx(2) backend: raw syscall, availability decided once.
+ *
+ * A failure with ENOSYS, EPERM, EINVAL or EOPNOTSUPP (or a return that is
+ * neither 0 nor -1) while availability is unknown is checked with one probe
+ * that a real statx answers with EFAULT (NULL path and buffer).  EFAULT:
+ * statx is real and the original error stands.  Anything else: statx is
+ * missing or blocked by a sandbox, and every later call uses the fallback.
+ * The verdict, success included, is cached in one atomic word.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "internal.h"
+#include "syscall.h"
+
+static _Atomic int backend_state = XS_BACKEND_UNKNOWN;
+
+#ifdef XS_NR_statx
+static long raw_statx(int dfd, const char *path, unsigned flags,
+		      unsigned mask, struct xs_statx *buf)
+{
+	return syscall(XS_NR_statx, dfd, path, flags, mask, buf);
+}
+
+/* Is this statx real?  A real one rejects the NULL pointers with EFAULT. */
+static int statx_is_real(void)
+{
+	long ret;
+
+	ret = raw_statx(0, NULL, 0, XS_STATX_BASIC_STATS | XS_STATX_BTIME,
+			NULL);
+	return ret == -1 && errno == EFAULT;
+}
+#endif
+
+/*
+ * The opt-out for sandboxes that kill on an unknown syscall (SIGSYS) rather
+ * than fail it, and the switch the tests use to force the fallback.
+ */
+static int statx_disabled(void)
+{
+#ifdef XS_DISABLE_STATX
+	return 1;
+#else
+	const char *env = getenv("LIBXSTAT_NO_STATX");
+
+	return env && *env && strcmp(env, "0") != 0;
+#endif
+}
+
+enum xs_backend xs_backend_current(void)
+{
+	int state = __atomic_load_n(&backend_state, __ATOMIC_RELAXED);
+
+	if (state == XS_BACKEND_UNKNOWN && statx_disabled()) {
+		state = XS_BACKEND_FALLBACK;
+		__atomic_store_n(&backend_state, state, __ATOMIC_RELAXED);
+	}
+	return state;
+}
+
+static void decide(int state)
+{
+	__atomic_store_n(&backend_state, state, __ATOMIC_RELAXED);
+}
+
+static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
+{
+	t->sec = s->tv_sec;
+	t->nsec = s->tv_nsec;
+}
+
+static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
+{
+	st->mask = xs_mask_from_statx(sx->stx_mask);
+	st->mode = sx->stx_mode;
+	st->nlink = sx->stx_nlink;
+	st->uid = sx->stx_uid;
+	st->gid = sx->stx_gid;
+	st->dev_major = sx->stx_dev_major;
+	st->dev_minor = sx->stx_dev_minor;
+	fill_time(&st->atime, &sx->stx_atime);
+	fill_time(&st->mtime, &sx->stx_mtime);
+	fill_time(&st->ctime, &sx->stx_ctime);
+	st->ino = sx->stx_ino;
+	st->size = sx->stx_size;
+	st->blksize = sx->stx_blksize;
+	st->blocks = sx->stx_blocks;
+	if (st->mask & XSTAT_REQUEST_BTIME)
+		fill_time(&st->btime, &sx->stx_btime);
+	/* Class (2): rdev only for device nodes, whose type must be known. */
+	if ((st->mask & XSTAT_REQUEST_MODE) &&
+	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {
+		st->rdev_major = sx->stx_rdev_major;
+		st->rdev_minor = sx->stx_rdev_minor;
+		st->mask |= XSTAT_REQUEST_RDEV;
+	}
+}
+
+int xs_statx_stat(const struct xs_target *t, uint64_t request,
+		  struct xs_stat *st)
+{
+#ifdef XS_NR_statx
+	struct xs_statx sx;
+	int state = xs_backend_current();
+	long ret;
+	int err;
+
+	if (state == XS_BACKEND_FALLBACK)
+		return -ENOSYS;
+
+	ret = raw_statx(t->dfd, t->path, t->flags,
+			xs_mask_to_statx(request), &sx);
+	if (ret == 0) {
+		if (state == XS_BACKEND_UNKNOWN)
+			decide(XS_BACKEND_STATX);
+		fill_from_statx(st, &sx);
+		return 0;
+	}
+
+	err = ret == -1 ? errno : ENOSYS;
+	if (ret != -1 || err == ENOSYS || err == EPERM || err == EINVAL ||
+	    err == EOPNOTSUPP) {
+		if (state == XS_BACKEND_UNKNOWN) {
+			if (!statx_is_real()) {
+				decide(XS_BACKEND_FALLBACK);
+				return -ENOSYS;
+			}
+			decide(XS_BACKEND_STATX);
+		}
+		/*
+		 * A real statx that says "not implemented" for this one file
+		 * (some FUSE servers do): let fstatat answer; the caller
+		 * never sees ENOSYS.
+		 */
+		if (ret != -1 || err == ENOSYS || err == EOPNOTSUPP)
+			return -ENOSYS;
+	} else if (state == XS_BACKEND_UNKNOWN) {
+		/* An ordinary error (ENOENT...) came from a real statx. */
+		decide(XS_BACKEND_STATX);
+	}
+	return -err;
+#else
+	(void)t;
+	(void)request;
+	(void)st;
+	return -ENOSYS;
+#endif
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Class (3) fields the backend did not give: generation, creation time and
+ * data version.  Only what was requested is worked for; what cannot be had
+ * stays cleared.
+ */
+#include "internal.h"
+#include "syscall.h"
+
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st)
+{
+	uint64_t want = request & XS_CLASS3 & ~st->mask;
+	uint32_t fsflags, magic;
+	uint64_t gen;
+
+	magic = xs_fs_magic(t, st, &fsflags);
+
+	if (want & XSTAT_REQUEST_GEN) {
+		if (xs_handle_gen(t, magic, st, &gen) == 0 ||
+		    (!(fsflags & XS_FSF_NO_GETVERSION) &&
+		     xs_ioctl_getversion(t, st, &gen) == 0)) {
+			st->gen = gen;
+			st->mask |= XSTAT_REQUEST_GEN;
+		}
+	}
+
+	want &= ~st->mask;
+	if (magic == XS_EXT4_SUPER_MAGIC &&
+	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
+		xs_ext4_probe(want, st);
+}

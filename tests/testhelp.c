@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "testhelp.h"
+
+void th_require_root(void)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP: needs root\n");
+		exit(TH_SKIP);
+	}
+}
+
+int th_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the directory's own fd */
+}
+
+int th_run(char *out, size_t outlen, const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	size_t n = 0;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out && outlen) {
+		n = fread(out, 1, outlen - 1, p);
+		out[n] = '\0';
+		while (n && out[n - 1] == '\n')
+			out[--n] = '\0';
+	} else {
+		char sink[256];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	st = pclose(p);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+char *th_mkdtemp(char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/xstat-test.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	return mkdtemp(buf);
+}
+
+void th_rmrf(const char *path)
+{
+	th_run(NULL, 0, "rm -rf '%s'", path);
+}
+
+int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
+		  const char *mount_opts)
+{
+	char cmd[512], tool[64];
+	char dir[200];
+
+	memset(l, 0, sizeof(*l));
+	if (geteuid() != 0)
+		return TH_SKIP;
+	if (access("/dev/loop-control", F_OK) != 0)
+		return TH_SKIP;
+	if (sscanf(mkfs, "%63s", tool) != 1 ||
+	    th_run(NULL, 0, "command -v %s >/dev/null 2>&1", tool) != 0)
+		return TH_SKIP;
+	if (!th_mkdtemp(dir, sizeof(dir)))
+		return -1;
+	snprintf(l->image, sizeof(l->image), "%s/image", dir);
+	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
+	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
+		   l->image, l->mnt) != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), mkfs, l->image);
+	if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
+		return -1;
+	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
+		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
+		th_rmrf(dir);
+		return TH_SKIP;
+	}
+	if (th_run(NULL, 0, "mount %s%s '%s' '%s'", mount_opts ? "-o " : "",
+		   mount_opts ? mount_opts : "", l->dev, l->mnt) != 0) {
+		th_run(NULL, 0, "losetup -d %s", l->dev);
+		th_rmrf(dir);
+		return -1;
+	}
+	return 0;
+}
+
+void th_loop_umount(struct th_loop *l)
+{
+	char *slash;
+
+	if (!l->mnt[0])
+		return;
+	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s'", l->mnt,
+	       l->mnt);
+	if (l->dev[0])
+		th_run(NULL, 0, "losetup -d %s 2>/dev/null", l->dev);
+	slash = strrchr(l->image, '/');
+	if (slash) {
+		*slash = '\0';
+		th_rmrf(l->image);
+	}
+	l->mnt[0] = '\0';
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Helpers shared by the test programs: skips, fd counting, running the
+ * oracles (coreutils stat, debugfs, lsattr), and loop-mounted images.
+ * Each test program decides its skips (exit 77) before running its group.
+ */
+#ifndef XSTAT_TESTHELP_H
+#define XSTAT_TESTHELP_H
+
+#include <stddef.h>
+
+#define TH_SKIP	77
+
+/* Exit 77 with a reason unless running as root. */
+void th_require_root(void);
+
+/* Number of open file descriptors of this process (/proc/self/fd). */
+int th_count_fds(void);
+
+/*
+ * Run a shell command and capture its stdout (NUL-terminated, trailing
+ * newline removed).  Returns the exit status, or -1 if it could not run.
+ */
+int th_run(char *out, size_t outlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A fresh temporary directory under $TMPDIR or /tmp; removed by th_rmrf. */
+char *th_mkdtemp(char *buf, size_t len);
+void th_rmrf(const char *path);
+
+/*
+ * A loop-mounted filesystem image.  @mkfs is the command that formats the
+ * image, with "%s" for its path ("mkfs.ext4 -q -b 1024 %s").  Returns 0,
+ * or TH_SKIP if loop devices or the mkfs tool are missing (the caller
+ * should then exit 77), or -1 on another failure.
+ */
+struct th_loop {
+	char	image[256];
+	char	mnt[256];
+	char	dev[64];	/* /dev/loopN */
+};
+int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
+		  const char *mount_opts);
+void th_loop_umount(struct th_loop *l);
+
+#endif
