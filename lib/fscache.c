@@ -97,7 +97,7 @@ uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 {
 	uint64_t key = dev_key(st), value;
 	struct fs_slot *s = slot_of(key);
-	uint32_t magic;
+	uint32_t magic = 0;
 
 	if (slot_read(s, key, &value)) {
 		*fsflags = (uint32_t)(value >> 32);
