@@ -156,7 +156,7 @@ int th_block_syscall(int nr, int err)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K,
+		BPF_STMT(BPF_RET | BPF_K, err < 0 ? SECCOMP_RET_KILL_PROCESS :
 			 SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -190,7 +190,7 @@ int th_block_from_env(void)
 
 	if (!b || !*b)
 		return 0;
-	err = !strcmp(b, "EPERM") ? EPERM : ENOSYS;
+	err = !strcmp(b, "EPERM") ? EPERM : !strcmp(b, "KILL") ? -1 : ENOSYS;
 	if (th_block_statx(err)) {
 		fprintf(stderr, "SKIP: cannot install a seccomp filter\n");
 		exit(TH_SKIP);
