@@ -107,10 +107,13 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 {
 #ifdef XS_NR_statx
 	struct xs_statx sx;
-	int state = xs_backend_current();
+	int state = __atomic_load_n(&backend_state, __ATOMIC_RELAXED);
 	long ret;
 	int err;
 
+	/* Decided after the first call: no function call per call then. */
+	if (state == XS_BACKEND_UNKNOWN)
+		state = xs_backend_current();
 	if (state == XS_BACKEND_FALLBACK)
 		return -ENOSYS;
 
