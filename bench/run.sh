@@ -160,7 +160,7 @@ if have valgrind; then
 		w1=$(heap_allocs "$bench" -b $b -c $c -t "$tree")
 		v=PASS
 		[ "$a1" = "$a2" ] && [ "$w0" = "$w1" ] || v=FAIL
-		echo "  $v  heap, $b backend: $c allocs: 10 calls $a1," \
+		echo "  $v  [$clabel+$walkfs, $b] heap: $c allocs: 10 calls $a1," \
 		     "10000 calls $a2; walk of $nfiles: raw-statx $w0, $c $w1"
 	done
 	} | tee -a "$out/targets.txt"
@@ -168,10 +168,10 @@ fi
 
 # 5. Instruction target: basic at most 150 user-space instructions over
 #    the raw syscall.
-awk -F'\t' '$1 == "statx" { ir[$2] = $3 }
+awk -F'\t' -v fs="$clabel" '$1 == "statx" { ir[$2] = $3 }
 	END { d = ir["xstat:basic"] - ir["raw-statx"];
-	      printf "  %s  basic: user-space instructions over raw statx " \
-		     "%d <= 150\n", d <= 150 ? "PASS" : "FAIL", d }' \
+	      printf "  %s  [%s, statx] basic: user-space instructions over raw statx " \
+		     "%d <= 150\n", d <= 150 ? "PASS" : "FAIL", fs, d }' \
 	"$out/counts.tsv" | tee -a "$out/targets.txt"
 
 # 6. The plot: per-call cost by request mask on the counted filesystem.
