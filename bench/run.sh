@@ -207,6 +207,55 @@ if have gnuplot; then
 		"$top/bench/plot.gnuplot"
 fi
 
+# 7. Markdown tables for RESULTS.md.
+{
+	echo "### One file, hot cache, on $clabel"
+	echo
+	echo "| backend | case | ns/call | x raw statx | x limit | limit |" \
+	     "class-3 bits | user instr/call | syscalls/call |"
+	echo "|---|---|---:|---:|---:|---|---|---:|---|"
+	awk -F'\t' -v fs="$clabel" '
+		FILENAME ~ /counts/ { ir[$1 "/" $2] = $3; sc[$1 "/" $2] = $5
+				      next }
+		$1 == "file" && $2 == fs {
+			k = $3 "/" $4
+			printf "| %s | %s | %.0f | %.3f | %s | %s | %s | %s | %s |\n",
+				$3, $4, $5, $6, $8 == "-" ? "" : sprintf("%.3f", $7),
+				$8 == "-" ? "" : $8, $9, ir[k], sc[k] }' \
+		"$out/counts.tsv" "$out/file.tsv"
+	echo
+	echo "### The targets per filesystem (median of per-round ratios)"
+	echo
+	echo "| filesystem | basic / raw statx | +gen / statx+n2h |" \
+	     "fallback basic / fstatat | fallback +gen / fstatat+n2h |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' '$1 == "file" { r[$2 "/" $4] = $7; if (!($2 in seen)) {
+			seen[$2] = 1; order[n++] = $2 } }
+		END { for (i = 0; i < n; i++) { f = order[i]
+			printf "| %s | %.3f | %.3f | %.3f | %.3f |\n", f,
+				r[f "/xstat:basic"], r[f "/xstat:+gen"],
+				r[f "/xstat-fb:basic"], r[f "/xstat-fb:+gen"] } }' \
+		"$out/file.tsv"
+	echo
+	echo "### Walk over $nfiles files on $walkfs (ns per file, median)"
+	echo
+	echo "| backend | case | ns/file | x raw statx | x limit |"
+	echo "|---|---|---:|---:|---:|"
+	awk -F'\t' '$1 == "walk" { printf "| %s | %s | %.0f | %.3f | %s |\n",
+		$3, $4, $5, $6, $8 == "-" ? "" : sprintf("%.3f", $7) }' \
+		"$out/walk.tsv"
+	echo
+	echo "| backend | case | 1 thread files/s | 2 threads files/s |" \
+	     "scaling |"
+	echo "|---|---|---:|---:|---:|"
+	awk -F'\t' '$1 == "threads" { printf "| %s | %s | %s | %s | %.2f |\n",
+		$3, $4, $5, $6, $7 }' "$out/walk.tsv"
+	echo
+	echo '```'
+	grep -E '^  (PASS|FAIL|N/A)' "$out/targets.txt"
+	echo '```'
+} > "$out/tables.md"
+
 echo
 echo "== summary ($out/targets.txt)"
 grep -E '^  (PASS|FAIL|N/A)' "$out/targets.txt"
