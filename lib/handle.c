@@ -115,3 +115,4 @@ int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		return -ESTALE;
 	return 0;
 }
+

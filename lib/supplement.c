@@ -24,10 +24,9 @@ static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
 	return ret;
 }
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-		   struct xs_stat *st)
+static void supplement_class3(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
 {
-	uint64_t want = request & XS_CLASS3 & ~st->mask;
 	uint32_t fsflags, magic;
 	uint64_t gen;
 
@@ -46,4 +45,25 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 	if (magic == XS_EXT4_SUPER_MAGIC &&
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(want, st);
+}
+
+/* Extra results statx did not give (or could not: no statx). */
+static void supplement_extras(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
+{
+	if ((want & XSTAT_REQUEST_MNT_ID) && xs_mnt_id_get(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_MNT_ID;
+	if ((want & XSTAT_REQUEST_ATTRIBUTES) && xs_attrs_get(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+}
+
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st)
+{
+	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
+
+	if (want & XS_CLASS3)
+		supplement_class3(t, want & XS_CLASS3, st);
+	if (want & XS_EXTRAS)
+		supplement_extras(t, want & XS_EXTRAS, st);
 }
