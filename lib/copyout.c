@@ -125,8 +125,10 @@ static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st)
 	}
 }
 
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
+/* Build the whole result in a staging buffer and copy what fits. */
+static __attribute__((noinline))
+ssize_t copyout_staged(const struct xs_stat *st, struct xstat *buffer,
+		       size_t buflen)
 {
 	union {
 		struct xstat	x;
@@ -134,15 +136,6 @@ ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 	} out;
 	size_t size = sizeof(struct xstat), i;
 
-	(void)request;	/* st->mask already holds only requested extras */
-	/*
-	 * The usual case, no extra results and room for the whole: write
-	 * the caller's buffer directly, with no staging copy.
-	 */
-	if (!(st->mask & XS_EXTRAS) && buflen >= size) {
-		put_fixed(buffer, st);
-		return (ssize_t)size;
-	}
 	put_fixed(&out.x, st);
 	if (st->mask & XS_EXTRAS) {
 		for (i = 0; i < NR_EXTRAS; i++) {
@@ -157,6 +150,22 @@ ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 	if (buflen)
 		memcpy(buffer, out.bytes, buflen < size ? buflen : size);
 	return (ssize_t)size;
+}
+
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen)
+{
+	(void)request;	/* st->mask already holds only requested extras */
+	/*
+	 * The usual case, no extra results and room for the whole: write
+	 * the caller's buffer directly, with no staging copy (and none of
+	 * the staging path's stack frame).
+	 */
+	if (!(st->mask & XS_EXTRAS) && buflen >= sizeof(struct xstat)) {
+		put_fixed(buffer, st);
+		return (ssize_t)sizeof(struct xstat);
+	}
+	return copyout_staged(st, buffer, buflen);
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,
