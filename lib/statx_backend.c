@@ -93,7 +93,8 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
 }
 
-static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
+static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			    uint64_t request)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
 	st->mode = sx->stx_mode;
@@ -111,7 +112,9 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
 		fill_time(&st->btime, &sx->stx_btime);
-	fill_extras(st, sx);
+	/* Unrequested extras are dropped by the caller: skip the copying. */
+	if (request & XS_EXTRAS)
+		fill_extras(st, sx);
 	/* Class (2): rdev only for device nodes, whose type must be known. */
 	if ((st->mask & XSTAT_REQUEST_MODE) &&
 	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {
@@ -141,7 +144,7 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 	if (ret == 0) {
 		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);
-		fill_from_statx(st, &sx);
+		fill_from_statx(st, &sx, request);
 		return 0;
 	}
 
