@@ -52,7 +52,11 @@
 #define M_BTIME		(M_BASIC | XSTAT_REQUEST_BTIME)
 #define M_GEN		(M_BASIC | XSTAT_REQUEST_GEN)
 #define M_DV		(M_BASIC | XSTAT_REQUEST_DATA_VERSION)
-#define M_ALL		XSTAT_REQUEST__ALL_STATS
+/* "all" is struct xstat's whole set; the extra results are a row apart */
+#define M_ALL		XSTAT_REQUEST__EXTENDED_STATS
+#ifdef XSTAT_REQUEST__EXTRA_RESULTS
+#define M_EXTRAS	XSTAT_REQUEST__ALL_STATS
+#endif
 #define M_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
 
@@ -224,12 +228,19 @@ static struct bcase cases[] = {
 	XS("xstat:+gen", S, M_GEN, "statx+n2h", NULL),
 	XS("xstat:+dv", S, M_DV, "raw-statx", "statx+pread"),
 	XS("xstat:all", S, M_ALL, "statx+n2h", "statx+n2h+pread"),
+#ifdef M_EXTRAS
+	XS("xstat:all+extras", S, M_EXTRAS, "statx+n2h", "statx+n2h+pread"),
+#endif
 	/* fallback backend: fstatat plus the same extras */
 	XS("xstat-fb:basic", F, M_BASIC, "fstatat", NULL),
 	XS("xstat-fb:+btime", F, M_BTIME, "fstatat", "fstatat+pread"),
 	XS("xstat-fb:+gen", F, M_GEN, "fstatat+n2h", NULL),
 	XS("xstat-fb:+dv", F, M_DV, "fstatat", "fstatat+pread"),
 	XS("xstat-fb:all", F, M_ALL, "fstatat+n2h", "fstatat+n2h+pread"),
+#ifdef M_EXTRAS
+	XS("xstat-fb:all+extras", F, M_EXTRAS, "fstatat+n2h",
+	   "fstatat+n2h+pread"),
+#endif
 };
 #undef S
 #undef F
