@@ -5,7 +5,7 @@
 # (callgrind), system calls (strace -c -f) and heap use (memcheck) per call,
 # check the targets and draw the plot.  Run as root from the build tree:
 #
-#	sh bench/run.sh [OUTDIR]	(default OUTDIR: ./bench-out)
+#	sh bench/run.sh [OUTDIR]	(default OUTDIR: bench/out)
 #
 # As root it measures one file on the root filesystem, on a tmpfs and on
 # loop-mounted ext4, btrfs and xfs images (where mkfs exists), and walks a
@@ -20,7 +20,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(pwd)
 bench=$build/bench/xstat-bench
-out=${1:-$build/bench-out}
+out=${1:-$build/bench/out}
 rounds=${XB_ROUNDS:-201}
 calls=${XB_CALLS:-500}
 nfiles=${XB_FILES:-100000}
