@@ -4,7 +4,7 @@
 set terminal pngcairo size 1100,560 font ",10" noenhanced
 set output outfile
 set title sprintf("Per-call cost on a hot cache, one file (%s): lower is better", fslabel)
-set ylabel "ns per call (median of interleaved rounds)"
+set ylabel "cost per call, in raw statx calls (median of per-round ratios)"
 set xlabel "request mask"
 set style data histograms
 set style histogram clustered gap 1
@@ -12,6 +12,7 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set key outside right top vertical
 set grid ytics
+set ytics 0.5
 set yrange [0:*]
 plot datafile using 2:xtic(1) title "xstat(), statx backend" lc rgb "#1f77b4", \
      ''       using 3 title "limit: statx (+n2h/+pread)" lc rgb "#aec7e8", \

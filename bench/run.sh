@@ -182,9 +182,11 @@ awk -F'\t' -v fs="$clabel" '$1 == "statx" { ir[$2] = $3 }
 		     "%d <= 150\n", d <= 150 ? "PASS" : "FAIL", fs, d }' \
 	"$out/counts.tsv" | tee -a "$out/targets.txt"
 
-# 6. The plot: per-call cost by request mask on the counted filesystem.
+# 6. The plot: per-call cost by request mask on the counted filesystem, in
+#    raw statx calls (the paired ratios: robust to a busy machine, where
+#    medians of absolute times from different rounds are not).
 awk -F'\t' -v fs="$clabel" '
-	$1 == "file" && $2 == fs { ns[$3 "/" $4] = $5 }
+	$1 == "file" && $2 == fs { ns[$3 "/" $4] = $6 }
 	function v(k) { return (k in ns) ? ns[k] : "?" }
 	END {
 		n = split("basic +btime +gen +dv all", m, " ")
