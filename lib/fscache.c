@@ -17,7 +17,7 @@
 
 struct fs_slot {
 	uint64_t	key;	/* dev + 1, 0 = empty or being written */
-	uint64_t	value;	/* magic | flags << 32 */
+	uint64_t	value;	/* magic | flags << 32 | mount tag << 40 */
 };
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
@@ -101,8 +101,17 @@ static uint32_t lookup_and_store(const struct xs_target *t,
 	*fsflags = 0;
 	if (lookup_magic(t, st, &magic))
 		return 0;
-	slot_write(slot_of(key), key, magic);
+	slot_write(slot_of(key), key,
+		   magic | (uint64_t)(st->mnt_tag & 0xffffff) << 40);
 	return magic;
+}
+
+/* Same device, but another mount than the one the entry was made for? */
+static int other_mount(uint64_t value, const struct xs_stat *st)
+{
+	uint32_t tag = (uint32_t)(value >> 40);
+
+	return tag && st->mnt_tag && tag != (st->mnt_tag & 0xffffff);
 }
 
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
@@ -110,8 +119,8 @@ uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 {
 	uint64_t key = dev_key(st), value;
 
-	if (slot_read(slot_of(key), key, &value)) {
-		*fsflags = (uint32_t)(value >> 32);
+	if (slot_read(slot_of(key), key, &value) && !other_mount(value, st)) {
+		*fsflags = (uint32_t)(value >> 32) & 0xff;
 		return (uint32_t)value;
 	}
 	return lookup_and_store(t, st, fsflags);
@@ -133,6 +142,6 @@ void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
 	uint64_t key = dev_key(st), value;
 	struct fs_slot *s = slot_of(key);
 
-	if (slot_read(s, key, &value) && !((value >> 32) & flag))
+	if (slot_read(s, key, &value) && !((value >> 32) & 0xff & flag))
 		slot_write(s, key, value | (uint64_t)flag << 32);
 }
