@@ -78,9 +78,15 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 #define XS_FSF_PROBE_REFUSED	0x2	/* raw device cannot be read */
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags);
+uint32_t xs_fs_magic_refresh(const struct xs_target *t,
+			     const struct xs_stat *st, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 
-/* handle.c: generation from name_to_handle_at(); 0 or negative errno. */
+/*
+ * handle.c: generation from name_to_handle_at(); 0 or negative errno:
+ * -EPROTO when the handle does not have the layout of @magic's filesystem
+ * and -ESTALE when it names another inode (both: the magic may be stale).
+ */
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  const struct xs_stat *st, uint64_t *gen);
 

@@ -4,8 +4,25 @@
  * data version.  Only what was requested is worked for; what cannot be had
  * stays cleared.
  */
+#include <errno.h>
 #include "internal.h"
 #include "syscall.h"
+
+static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
+			   uint32_t *fsflags, struct xs_stat *st, uint64_t *gen)
+{
+	int ret = xs_handle_gen(t, *magic, st, gen);
+
+	if (ret == -EPROTO || ret == -ESTALE) {
+		uint32_t fresh = xs_fs_magic_refresh(t, st, fsflags);
+
+		if (fresh == *magic)
+			return ret;
+		*magic = fresh;
+		ret = xs_handle_gen(t, fresh, st, gen);
+	}
+	return ret;
+}
 
 void xs_supplement(const struct xs_target *t, uint64_t request,
 		   struct xs_stat *st)
@@ -17,7 +34,7 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 	magic = xs_fs_magic(t, st, &fsflags);
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (xs_handle_gen(t, magic, st, &gen) == 0 ||
+		if (gen_from_handle(t, &magic, &fsflags, st, &gen) == 0 ||
 		    (!(fsflags & XS_FSF_NO_GETVERSION) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
