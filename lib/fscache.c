@@ -34,15 +34,21 @@ static struct fs_slot *slot_of(uint64_t key)
 	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
 }
 
+/*
+ * Sequentially consistent loads and stores, no fences: on x86 the loads
+ * are plain moves, and writes happen once per device.  A writer empties
+ * the key, writes the value, then publishes the key; a reader that sees
+ * the same key before and after reading the value read a value written
+ * for that key.
+ */
 static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
 {
 	uint64_t v;
 
-	if (__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) != key)
+	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
 		return 0;
-	v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
+	v = __atomic_load_n(&s->value, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
 		return 0;
 	*value = v;
 	return 1;
@@ -50,10 +56,9 @@ static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
 
 static void slot_write(struct fs_slot *s, uint64_t key, uint64_t value)
 {
-	__atomic_store_n(&s->key, 0, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->key, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->value, value, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->key, key, __ATOMIC_SEQ_CST);
 }
 
 /*
