@@ -75,7 +75,7 @@ static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
 	t->nsec = s->tv_nsec;
 }
 
-static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
 {
 	st->mnt_id = sx->stx_mnt_id;
 	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
@@ -86,6 +86,10 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	if (sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE))
 		st->mnt_tag = (uint32_t)(((st->mnt_id + st->mnt_id_unique) *
 					  0x9E3779B97F4A7C15ULL) >> 40) | 1;
+}
+
+static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+{
 	/* statx always answers for attributes; the mask says which. */
 	st->attributes = sx->stx_attributes;
 	st->attributes_mask = sx->stx_attributes_mask;
@@ -119,6 +123,7 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
 		fill_time(&st->btime, &sx->stx_btime);
+	fill_mount(st, sx);
 	/* Unrequested extras are dropped by the caller: skip the copying. */
 	if (request & XS_EXTRAS)
 		fill_extras(st, sx);
