@@ -46,6 +46,7 @@ struct xs_stat {
 	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
+	uint32_t	mnt_tag;	/* 24-bit tag of the mount, 0: unknown */
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
 	uint32_t	dio_mem_align;
@@ -107,8 +108,8 @@ void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  const struct xs_stat *st, uint64_t *gen);
 
-/* handle.c: mount ID from name_to_handle_at() without a handle. */
-int xs_handle_mnt_id(const struct xs_target *t, struct xs_stat *st);
+/* mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo. */
+int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
 
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);
