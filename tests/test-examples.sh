@@ -1,0 +1,90 @@
+#!/bin/sh
+# The EXAMPLES program of xstat(3) (built by tests/ship.am from the page
+# itself) runs and prints what coreutils stat(1) and lsattr(1) say about
+# the same files, with the statx backend and with the fallback.
+set -u
+: "${top_builddir:?}"
+
+ex=$top_builddir/tests/xstat-example
+[ -x "$ex" ] || { echo "FAIL: $ex was not built"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-example.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+
+# field NAME OUTPUT: the value printed after "NAME: ".
+field() {
+	printf '%s\n' "$2" | sed -n "s/^$1: //p"
+}
+
+check() {	# check LABEL FILE [ENV...]
+	label=$1 file=$2
+	shift 2
+	if ! out=$(env "$@" "$ex" "$file" 2>&1); then
+		fail "$label: $out"
+		return
+	fi
+	echo "--- $label"
+	echo "$out"
+
+	[ "$(field ino "$out")" = "$(stat -c %i "$file")" ] ||
+		fail "$label: ino is not stat's $(stat -c %i "$file")"
+	[ "$(field size "$out")" = "$(stat -c %s "$file")" ] ||
+		fail "$label: size is not stat's $(stat -c %s "$file")"
+	mode=$(printf '%o' "0x$(stat -c %f "$file")")
+	[ "$(field mode "$out")" = "$mode" ] ||
+		fail "$label: mode is not stat's $mode"
+
+	# stat(1) gets the birth time from statx; 0 means unknown.
+	btime=$(field btime "$out")
+	born=$(stat -c %W "$file")
+	if [ "$btime" != unavailable ]; then
+		[ "${btime%.*}" = "$born" ] ||
+			fail "$label: btime $btime, stat says $born"
+		nsec=$(stat -c %.9W "$file" 2>/dev/null)
+		case $nsec in
+		*.*)	[ "$btime" = "$nsec" ] ||
+				fail "$label: btime $btime, stat says $nsec";;
+		esac
+	elif [ "$label" = statx ] && [ "$born" != 0 ]; then
+		fail "$label: btime unavailable, stat says $born"
+	fi
+
+	# lsattr -v reads the generation with FS_IOC_GETVERSION.
+	gen=$(field gen "$out")
+	lsgen=$(lsattr -vd "$file" 2>/dev/null | awk '{ print $1 }')
+	if [ -n "$lsgen" ] && [ "$gen" != unavailable ]; then
+		[ "$gen" = "$lsgen" ] || fail "$label: gen $gen, lsattr $lsgen"
+	elif [ -n "$lsgen" ] && [ "$(stat -f -c %T "$file")" = ext2/ext3 ]; then
+		fail "$label: gen unavailable on ext4, lsattr says $lsgen"
+	fi
+
+	[ -n "$(field 'data version' "$out")" ] ||
+		fail "$label: no data version line"
+}
+
+printf 'some text\n' >"$tmp/file"
+mkdir "$tmp/dir"
+ln -s file "$tmp/link"
+
+for f in file dir link; do
+	check statx "$tmp/$f"
+	check fallback "$tmp/$f" LIBXSTAT_NO_STATX=1
+done
+
+# The page says: -1 and errno on a missing file, exit status 1.
+if out=$("$ex" "$tmp/missing" 2>&1); then
+	fail "missing file: exit status 0"
+else
+	case $out in
+	"xstat: No such file or directory") ;;
+	*)	fail "missing file: '$out'";;
+	esac
+fi
+
+exit $status
