@@ -112,4 +112,23 @@ else
 	fail "static consumer does not build with: $cflags ... $slibs"
 fi
 
+# The README's example, built the way the README says.
+awk '/^## Install/ { i = 1 } i && /^```c$/ { c = 1; next }
+	c && /^```$/ { exit } c' "${top_srcdir:?}/README.md" >"$tmp/born.c"
+# shellcheck disable=SC2086
+if [ -s "$tmp/born.c" ] && $cc $cflags -o "$tmp/born" "$tmp/born.c" $libs \
+	2>"$tmp/cc.log"; then
+	got=$(LD_LIBRARY_PATH=$root$libdir "$tmp/born" "$file")
+	born=$(stat -c %W "$file")
+	case $got in
+	"born $born") echo "README example: $got, stat says $born";;
+	"")	[ "$born" = 0 ] ||
+			fail "README example: nothing, stat says born $born";;
+	*)	fail "README example: '$got', stat says born $born";;
+	esac
+else
+	cat "$tmp/cc.log"
+	fail "the README's example does not build"
+fi
+
 exit $status
