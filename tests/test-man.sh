@@ -64,12 +64,18 @@ for f in $funcs; do
 	[ -f "$man/man3/$f.3" ] || fail "$f: no man3/$f.3"
 done
 
-# Every request bit and flag macro of the header is in xstat(3), and its
-# value, where the page gives one, is the header's.
-for m in $(sed -n 's/^#define[ 	]\{1,\}\(XSTAT_REQUEST_[A-Z_]*\).*/\1/p' \
-	"$header"); do
-	grep -q "^\.B $m\$" "$man/man3/xstat.3" || fail "xstat.3: $m missing"
-done
+# Every request bit and flag macro of the header is in xstat(3) with the
+# header's value.
+sed -n 's/^#define[ 	]\{1,\}\(XSTAT_REQUEST_[A-Z_]*\)[ 	]\{1,\}\(0x[0-9a-fA-F]*\).*/\1 \2/p' \
+	"$header" >"${TMPDIR:-/tmp}/xstat-man-bits.$$"
+[ -s "${TMPDIR:-/tmp}/xstat-man-bits.$$" ] || fail "no XSTAT_REQUEST_* in $header"
+while read -r m hv; do
+	hv=$(printf '0x%x' "$hv")
+	mv=$(sed -n "s/^\.BR $m \" (\(0x[0-9a-f]*\))\"\$/\1/p" \
+		"$man/man3/xstat.3")
+	[ "$hv" = "$mv" ] || fail "xstat.3: $m is '$mv', the header says '$hv'"
+done <"${TMPDIR:-/tmp}/xstat-man-bits.$$"
+rm -f "${TMPDIR:-/tmp}/xstat-man-bits.$$"
 for m in AT_SYMLINK_NOFOLLOW AT_NO_AUTOMOUNT AT_EMPTY_PATH \
 	AT_FORCE_ATTR_SYNC AT_NO_ATTR_SYNC; do
 	hv=$(sed -n "s/^#define[ 	]\{1,\}$m[ 	]\{1,\}\(0x[0-9a-f]*\).*/\1/p" \
