@@ -50,9 +50,7 @@ for p in man3/xstat.3 man3/fxstat.3; do
 		grep -q "^\.SH \"*$s\"*\$" "$man/$p" || fail "$p: no $s section"
 	done
 done
-for s in NOTES; do
-	grep -q "^\.SH $s\$" "$man/man3/xstat.3" || fail "xstat.3: no $s"
-done
+grep -q '^\.SH NOTES$' "$man/man3/xstat.3" || fail "xstat.3: no NOTES"
 grep -q '^\.BR statx (2)' "$man/man3/xstat.3" || fail "xstat.3: no statx(2)"
 grep -q '^\.BR stat (2)' "$man/man3/xstat.3" || fail "xstat.3: no stat(2)"
 
@@ -78,12 +76,13 @@ done <"${TMPDIR:-/tmp}/xstat-man-bits.$$"
 rm -f "${TMPDIR:-/tmp}/xstat-man-bits.$$"
 for m in AT_SYMLINK_NOFOLLOW AT_NO_AUTOMOUNT AT_EMPTY_PATH \
 	AT_FORCE_ATTR_SYNC AT_NO_ATTR_SYNC; do
-	hv=$(sed -n "s/^#define[ 	]\{1,\}$m[ 	]\{1,\}\(0x[0-9a-f]*\).*/\1/p" \
+	hv=$(sed -n "s/^#define[ 	]\{1,\}${m}[ 	]\{1,\}\(0x[0-9a-f]*\).*/\1/p" \
 		"$header")
 	mv=$(sed -n "s/^\.BR $m \" (\(0x[0-9a-f]*\))\"\$/\1/p" \
 		"$man/man3/xstat.3")
-	[ -n "$hv" ] && [ "$hv" = "$mv" ] ||
+	if [ -z "$hv" ] || [ "$hv" != "$mv" ]; then
 		fail "xstat.3: $m is '$mv', the header says '$hv'"
+	fi
 done
 
 # Every errno the entry points set themselves is documented.

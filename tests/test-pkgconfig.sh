@@ -23,7 +23,8 @@ fail() {
 }
 
 # A make started from a test is not part of the jobserver of the make that
-# runs the tests; a plain serial install is enough.
+# runs the tests; a plain serial install is enough.  $MAKE may carry words.
+# shellcheck disable=SC2086
 if ! env -u MAKEFLAGS -u MFLAGS ${MAKE:-make} -C "$top_builddir" install \
 	DESTDIR="$root" >"$tmp/install.log" 2>&1; then
 	cat "$tmp/install.log"
