@@ -92,22 +92,40 @@ static int lookup_magic(const struct xs_target *t, const struct xs_stat *st,
 	return ret;
 }
 
+static uint32_t lookup_and_store(const struct xs_target *t,
+				 const struct xs_stat *st, uint32_t *fsflags)
+{
+	uint64_t key = dev_key(st);
+	uint32_t magic = 0;
+
+	*fsflags = 0;
+	if (lookup_magic(t, st, &magic))
+		return 0;
+	slot_write(slot_of(key), key, magic);
+	return magic;
+}
+
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags)
 {
 	uint64_t key = dev_key(st), value;
-	struct fs_slot *s = slot_of(key);
-	uint32_t magic = 0;
 
-	if (slot_read(s, key, &value)) {
+	if (slot_read(slot_of(key), key, &value)) {
 		*fsflags = (uint32_t)(value >> 32);
 		return (uint32_t)value;
 	}
-	*fsflags = 0;
-	if (lookup_magic(t, st, &magic))
-		return 0;
-	slot_write(s, key, magic);
-	return magic;
+	return lookup_and_store(t, st, fsflags);
+}
+
+/*
+ * Device numbers are reused: a loop device unmounted and formatted anew,
+ * an anonymous dev_t handed to the next tmpfs.  When what the cache says
+ * disagrees with what the file shows, look again.
+ */
+uint32_t xs_fs_magic_refresh(const struct xs_target *t,
+			     const struct xs_stat *st, uint32_t *fsflags)
+{
+	return lookup_and_store(t, st, fsflags);
 }
 
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)

@@ -110,8 +110,56 @@ int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 	if (name_to_handle_at(t->dfd, t->path, &h.fh, &mount_id, flags))
 		return -errno;
 	if (decode(magic, &h.fh, &ino, gen))
-		return -EOPNOTSUPP;
+		return -EPROTO;
 	if (ino != st->ino)
 		return -ESTALE;
+	return 0;
+}
+
+/*
+ * The mount ID without a handle: asked with handle_bytes 0, the kernel
+ * answers EOVERFLOW but fills in the mount ID - one syscall, no open.
+ * Since Linux 6.12 AT_HANDLE_MNT_ID_UNIQUE returns the never-reused 64-bit
+ * ID instead; older kernels reject the flag with EINVAL, remembered once.
+ */
+#define XS_AT_HANDLE_MNT_ID_UNIQUE	0x001
+
+static int unique_unsupported;
+
+static int mnt_id_call(const struct xs_target *t, int flags, void *id)
+{
+	struct file_handle fh = { .handle_bytes = 0 };
+
+	if (name_to_handle_at(t->dfd, t->path, &fh, id, flags) == 0 ||
+	    errno == EOVERFLOW)
+		return 0;
+	return -errno;
+}
+
+int xs_handle_mnt_id(const struct xs_target *t, struct xs_stat *st)
+{
+	int flags = t->flags & AT_EMPTY_PATH, ret;
+	uint64_t unique = 0;
+	int id = 0;
+
+	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
+		flags |= AT_SYMLINK_FOLLOW;
+	if (!__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED)) {
+		ret = mnt_id_call(t, flags | XS_AT_HANDLE_MNT_ID_UNIQUE,
+				  &unique);
+		if (ret == 0) {
+			st->mnt_id = unique;
+			st->mnt_id_unique = 1;
+			return 0;
+		}
+		if (ret != -EINVAL)
+			return ret;
+		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
+	}
+	ret = mnt_id_call(t, flags, &id);
+	if (ret)
+		return ret;
+	st->mnt_id = (uint32_t)id;
+	st->mnt_id_unique = 0;
 	return 0;
 }

@@ -75,6 +75,24 @@ static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
 	t->nsec = s->tv_nsec;
 }
 
+static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+{
+	st->mnt_id = sx->stx_mnt_id;
+	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
+	/* statx always answers for attributes; the mask says which. */
+	st->attributes = sx->stx_attributes;
+	st->attributes_mask = sx->stx_attributes_mask;
+	st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+	st->dio_mem_align = sx->stx_dio_mem_align;
+	st->dio_offset_align = sx->stx_dio_offset_align;
+	st->subvol = sx->stx_subvol;
+	st->awu_min = sx->stx_atomic_write_unit_min;
+	st->awu_max = sx->stx_atomic_write_unit_max;
+	st->aw_segments_max = sx->stx_atomic_write_segments_max;
+	st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
+	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+}
+
 static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
@@ -93,6 +111,7 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
 		fill_time(&st->btime, &sx->stx_btime);
+	fill_extras(st, sx);
 	/* Class (2): rdev only for device nodes, whose type must be known. */
 	if ((st->mask & XSTAT_REQUEST_MODE) &&
 	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {

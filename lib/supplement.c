@@ -4,20 +4,36 @@
  * data version.  Only what was requested is worked for; what cannot be had
  * stays cleared.
  */
+#include <errno.h>
 #include "internal.h"
 #include "syscall.h"
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-		   struct xs_stat *st)
+static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
+			   uint32_t *fsflags, struct xs_stat *st, uint64_t *gen)
 {
-	uint64_t want = request & XS_CLASS3 & ~st->mask;
+	int ret = xs_handle_gen(t, *magic, st, gen);
+
+	if (ret == -EPROTO || ret == -ESTALE) {
+		uint32_t fresh = xs_fs_magic_refresh(t, st, fsflags);
+
+		if (fresh == *magic)
+			return ret;
+		*magic = fresh;
+		ret = xs_handle_gen(t, fresh, st, gen);
+	}
+	return ret;
+}
+
+static void supplement_class3(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
+{
 	uint32_t fsflags, magic;
 	uint64_t gen;
 
 	magic = xs_fs_magic(t, st, &fsflags);
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (xs_handle_gen(t, magic, st, &gen) == 0 ||
+		if (gen_from_handle(t, &magic, &fsflags, st, &gen) == 0 ||
 		    (!(fsflags & XS_FSF_NO_GETVERSION) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
@@ -29,4 +45,25 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 	if (magic == XS_EXT4_SUPER_MAGIC &&
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(want, st);
+}
+
+/* Extra results statx did not give (or could not: no statx). */
+static void supplement_extras(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
+{
+	if ((want & XSTAT_REQUEST_MNT_ID) && xs_handle_mnt_id(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_MNT_ID;
+	if ((want & XSTAT_REQUEST_ATTRIBUTES) && xs_attrs_get(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+}
+
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st)
+{
+	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
+
+	if (want & XS_CLASS3)
+		supplement_class3(t, want & XS_CLASS3, st);
+	if (want & XS_EXTRAS)
+		supplement_extras(t, want & XS_EXTRAS, st);
 }
