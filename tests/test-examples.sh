@@ -1,12 +1,16 @@
 #!/bin/sh
-# The EXAMPLES program of xstat(3) (built by tests/ship.am from the page
-# itself) runs and prints what coreutils stat(1) and lsattr(1) say about
-# the same files, with the statx backend and with the fallback.
+# The EXAMPLES programs of xstat(3) and xstat_extra(3) (built by
+# tests/ship.am from the pages themselves) run and print what coreutils
+# stat(1), lsattr(1) and /proc/self/fdinfo say about the same files, with
+# the statx backend and with the fallback.
 set -u
 : "${top_builddir:?}"
 
 ex=$top_builddir/tests/xstat-example
-[ -x "$ex" ] || { echo "FAIL: $ex was not built"; exit 1; }
+exx=$top_builddir/tests/xstat-extra-example
+for p in "$ex" "$exx"; do
+	[ -x "$p" ] || { echo "FAIL: $p was not built"; exit 1; }
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-example.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -85,6 +89,69 @@ else
 	"xstat: No such file or directory") ;;
 	*)	fail "missing file: '$out'";;
 	esac
+fi
+
+# xstat_extra(3): the mount ID is the one in /proc/PID/fdinfo (unless it
+# is the never-reused 64-bit ID, which statx and name_to_handle_at must
+# then agree on), and each attribute is what lsattr shows.
+check_extra() {	# check_extra LABEL FILE [ENV...]
+	label=$1 file=$2
+	shift 2
+	if ! out=$(env "$@" "$exx" "$file" 2>&1); then
+		fail "extra $label: $out"
+		return
+	fi
+	echo "--- extra $label"
+	echo "$out"
+
+	[ "$(field ino "$out")" = "$(stat -c %i "$file")" ] ||
+		fail "extra $label: ino is not stat's $(stat -c %i "$file")"
+
+	mnt=$(field 'mount ID' "$out")
+	case $mnt in
+	*"(reusable)")
+		exec 9<"$file"
+		fdinfo=$(awk '$1 == "mnt_id:" { print $2 }' "/proc/$$/fdinfo/9")
+		exec 9<&-
+		[ "${mnt% (reusable)}" = "$fdinfo" ] ||
+			fail "extra $label: mount ID $mnt, fdinfo says $fdinfo";;
+	*"(unique)")
+		eval "unique_$label=\${mnt% (unique)}"
+		[ "${mnt% (unique)}" -gt 0 ] ||
+			fail "extra $label: unique mount ID $mnt";;
+	*)	fail "extra $label: mount ID '$mnt'";;
+	esac
+
+	flags=$(lsattr -d "$file" 2>/dev/null | awk '{ print $1 }')
+	[ -n "$flags" ] || return 0
+	for a in append:a nodump:d immutable:i; do
+		name=${a%:*} letter=${a#*:}
+		got=$(field "$name" "$out")
+		case $flags in
+		*"$letter"*) want=yes;;
+		*)	want=no;;
+		esac
+		[ "$got" = unknown ] || [ "$got" = "$want" ] ||
+			fail "extra $label: $name $got, lsattr says $flags"
+	done
+	# Where the statx backend answers, it knows these three on ext4.
+	if [ "$label" = statx ] &&
+		[ "$(stat -f -c %T "$file")" = ext2/ext3 ]; then
+		case $out in
+		*unknown*|*"attributes: unavailable"*)
+			fail "extra $label: attributes unknown on ext4";;
+		esac
+	fi
+}
+
+# nodump can be set by the owner without privileges, where supported.
+chattr +d "$tmp/file" 2>/dev/null || true
+unique_statx='' unique_fallback=''
+check_extra statx "$tmp/file"
+check_extra fallback "$tmp/file" LIBXSTAT_NO_STATX=1
+if [ -n "$unique_statx" ] && [ -n "$unique_fallback" ] &&
+	[ "$unique_statx" != "$unique_fallback" ]; then
+	fail "unique mount ID: statx $unique_statx, fallback $unique_fallback"
 fi
 
 exit $status

@@ -44,11 +44,13 @@ $out"
 done
 
 # Sections every page must have (man-pages(7) order is checked by mandoc).
-for p in man3/xstat.3 man3/fxstat.3; do
-	for s in NAME SYNOPSIS DESCRIPTION "RETURN VALUE" ERRORS EXAMPLES \
-		"SEE ALSO"; do
+for p in $(cd "$man" && ls man3/*.3); do
+	for s in NAME SYNOPSIS DESCRIPTION "RETURN VALUE" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"*$s\"*\$" "$man/$p" || fail "$p: no $s section"
 	done
+done
+for p in man3/xstat.3 man3/fxstat.3; do
+	grep -q '^\.SH ERRORS$' "$man/$p" || fail "$p: no ERRORS section"
 done
 grep -q '^\.SH NOTES$' "$man/man3/xstat.3" || fail "xstat.3: no NOTES"
 grep -q '^\.BR statx (2)' "$man/man3/xstat.3" || fail "xstat.3: no statx(2)"
@@ -84,6 +86,17 @@ for m in AT_SYMLINK_NOFOLLOW AT_NO_AUTOMOUNT AT_EMPTY_PATH \
 		fail "xstat.3: $m is '$mv', the header says '$hv'"
 	fi
 done
+
+# The XSTAT_ATTR_* values are given as ".B NAME" then "(VALUE)...".
+sed -n 's/^#define[ 	]\{1,\}\(XSTAT_ATTR_[A-Z_]*\)[ 	]\{1,\}\(0x[0-9a-fA-F]*\).*/\1 \2/p' \
+	"$header" >"${TMPDIR:-/tmp}/xstat-man-attrs.$$"
+while read -r m hv; do
+	hv=$(printf '0x%x' "$hv")
+	mv=$(awk -v m="$m" 'prev == ".B " m { sub(/^\(/, ""); sub(/\).*/, "");
+		print } { prev = $0 }' "$man/man3/xstat.3")
+	[ "$hv" = "$mv" ] || fail "xstat.3: $m is '$mv', the header says '$hv'"
+done <"${TMPDIR:-/tmp}/xstat-man-attrs.$$"
+rm -f "${TMPDIR:-/tmp}/xstat-man-attrs.$$"
 
 # Every errno the entry points set themselves is documented.
 errs=$(sed -n 's/.*fail(\(E[A-Z]*\)).*/\1/p' "$top_srcdir/lib/xstat.c" |

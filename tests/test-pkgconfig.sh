@@ -59,7 +59,8 @@ echo "static libs: $slibs"
 for f in "$includedir/xstat.h" "$libdir/libxstat.so.1" "$libdir/libxstat.a"; do
 	[ -e "$root$f" ] || fail "$f not installed"
 done
-for f in man1/xstat.1 man3/xstat.3 man3/fxstat.3 man7/libxstat.7; do
+for f in man1/xstat.1 man3/xstat.3 man3/fxstat.3 man3/xstat_extra.3 \
+	man7/libxstat.7; do
 	found=$(find "$root" -path "*/man/$f")
 	[ -n "$found" ] || fail "$f not installed"
 done
