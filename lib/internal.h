@@ -107,8 +107,8 @@ void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  const struct xs_stat *st, uint64_t *gen);
 
-/* handle.c: mount ID from name_to_handle_at() without a handle. */
-int xs_handle_mnt_id(const struct xs_target *t, struct xs_stat *st);
+/* mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo. */
+int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
 
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);

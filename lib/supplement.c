@@ -51,7 +51,7 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 static void supplement_extras(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
-	if ((want & XSTAT_REQUEST_MNT_ID) && xs_handle_mnt_id(t, st) == 0)
+	if ((want & XSTAT_REQUEST_MNT_ID) && xs_mnt_id_get(t, st) == 0)
 		st->mask |= XSTAT_REQUEST_MNT_ID;
 	if ((want & XSTAT_REQUEST_ATTRIBUTES) && xs_attrs_get(t, st) == 0)
 		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
