@@ -107,6 +107,25 @@ for e in $errs; do
 	echo "$errors" | grep -q "^\.B $e\$" || fail "xstat.3 ERRORS: no $e"
 done
 
+# Every option of the xstat tool is in xstat(1).
+tool=$top_srcdir/tools/xstat.c
+longs=$(sed -n 's/^[ 	]*{ "\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$tool")
+shorts=$(sed -n 's/.*getopt_long([^"]*"\([A-Za-z:]*\)".*/\1/p' "$tool" |
+	tr -d :)
+if [ -z "$longs" ] || [ -z "$shorts" ]; then
+	fail "no options found in $tool"
+fi
+page1=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man/man1/xstat.1")
+for o in $longs; do
+	o=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	printf '%s\n' "$page1" | grep -q "\\\\-\\\\-$o\\>" ||
+		fail "xstat.1: no option --$o"
+done
+for o in $(printf '%s' "$shorts" | sed 's/./& /g'); do
+	printf '%s\n' "$page1" | grep -q "^\.B[IR]* \\\\-$o\\>" ||
+		fail "xstat.1: no option -$o"
+done
+
 # The pages are installed: listed in man/man.am.
 for p in $pages; do
 	grep -q "man/$p" "$man/man.am" || fail "$p is not in man/man.am"
