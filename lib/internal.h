@@ -46,6 +46,7 @@ struct xs_stat {
 	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
+	uint32_t	mnt_tag;	/* 24-bit tag of the mount, 0: unknown */
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
 	uint32_t	dio_mem_align;

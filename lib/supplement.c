@@ -8,6 +8,27 @@
 #include "internal.h"
 #include "syscall.h"
 
+/*
+ * Opening a file for FS_IOC_GETVERSION is a server round trip on network
+ * and FUSE filesystems, none of which answer the ioctl anyway.
+ */
+static int remote_fs(uint32_t magic)
+{
+	switch (magic) {
+	case 0x65735546:	/* FUSE */
+	case 0x6969:		/* NFS */
+	case 0x517B:		/* SMB */
+	case 0xFF534D42:	/* CIFS */
+	case 0xFE534D42:	/* SMB2 */
+	case 0x564c:		/* NCP */
+	case 0x73757245:	/* Coda */
+	case 0x5346414F:	/* AFS */
+	case 0x00C36400:	/* Ceph */
+		return 1;
+	}
+	return 0;
+}
+
 static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
 			   uint32_t *fsflags, struct xs_stat *st, uint64_t *gen)
 {
@@ -34,7 +55,7 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 
 	if (want & XSTAT_REQUEST_GEN) {
 		if (gen_from_handle(t, &magic, &fsflags, st, &gen) == 0 ||
-		    (!(fsflags & XS_FSF_NO_GETVERSION) &&
+		    (!(fsflags & XS_FSF_NO_GETVERSION) && !remote_fs(magic) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;

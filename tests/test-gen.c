@@ -217,6 +217,41 @@ static void test_tmpfs(void **state)
 		th_rmrf(dir);
 }
 
+/*
+ * Anonymous device numbers are reused: unmount a ramfs (no generation at
+ * all) and mount a tmpfs in its place, and the new mount gets the same
+ * st_dev.  What the library learned of the ramfs must not hide the tmpfs
+ * generation (statx's mount ID tells the mounts apart).
+ */
+static void test_dev_reuse(void **state)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 8];
+	unsigned long long g;
+	struct stat a, b;
+	int blocked = getenv("XSTAT_TEST_BLOCK") != NULL;
+
+	(void)state;
+	assert_non_null(th_mkdtemp(dir, sizeof(dir)));
+	snprintf(file, sizeof(file), "%s/f", dir);
+	assert_int_equal(mount("ramfs", dir, "ramfs", 0, NULL), 0);
+	create(file);
+	assert_int_equal(stat(file, &a), 0);
+	assert_false(gen_of(file, 0, &g));	/* ramfs: none */
+	assert_int_equal(umount(dir), 0);
+	assert_int_equal(mount("tmpfs", dir, "tmpfs", 0, "size=1m"), 0);
+	create(file);
+	assert_int_equal(stat(file, &b), 0);
+	print_message("  ramfs dev %u:%u, then tmpfs dev %u:%u\n",
+		      major(a.st_dev), minor(a.st_dev), major(b.st_dev),
+		      minor(b.st_dev));
+	if (a.st_dev == b.st_dev && blocked)
+		print_message("  (fallback: no mount ID to tell them apart)\n");
+	else
+		assert_true(gen_of(file, 0, &g));
+	umount(dir);
+	th_rmrf(dir);
+}
+
 static void test_root_fs(void **state)
 {
 	char dir[PATH_MAX];
@@ -264,6 +299,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest loop[] = {
 		cmocka_unit_test_setup_teardown(test_ext4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_xfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dev_reuse, setup,
+						teardown),
 	};
 
 	if (th_run(NULL, 0, "command -v lsattr >/dev/null") != 0) {

@@ -223,8 +223,9 @@ static void test_no_free_fd(void **state)
 			_exit(2);
 		close(lowest);
 		rl.rlim_cur = rl.rlim_max = (rlim_t)lowest;
+		/* (valgrind keeps descriptors of its own: no such limit) */
 		if (setrlimit(RLIMIT_NOFILE, &rl) || dup(0) != -1)
-			_exit(3);
+			_exit(77);
 		if (xstat(AT_FDCWD, file, 0, &everything, &x, sizeof(x)) < 152)
 			_exit(4);
 		if (x.st_ino != want.st_ino || x.st_size != want.st_size ||
@@ -241,6 +242,10 @@ static void test_no_free_fd(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		print_message("  cannot exhaust descriptors here; skipped\n");
+		return;
+	}
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -268,7 +273,7 @@ static void test_no_proc_sys(void **state)
 		union { struct xstat x; unsigned char b[512]; } r;
 
 		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 		    mount("tmpfs", "/proc", "tmpfs", 0, "size=16k") ||
 		    mount("tmpfs", "/sys", "tmpfs", 0, "size=16k"))
 			_exit(77);
