@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -63,6 +64,9 @@ static const struct layout layouts[] = {
 	{ "mkfs.ext3 -q -F %s", 1, 0, 0 },
 	{ "mkfs.ext3 -q -F -I 128 %s", 0, 0, 0 },
 };
+
+/* test_threads and these use one cached device each, out of 16. */
+_Static_assert(sizeof(layouts) / sizeof(layouts[0]) <= 15, "fd counts");
 
 /* What one observation of a file said. */
 struct seen {
@@ -565,9 +569,70 @@ static void test_remade_device(void **state)
 	th_loop_umount(&l);
 }
 
+#define THREADS		8
+#define ROUNDS		20
+
+static int thread_errors;
+
+/* Many threads probe the same device: all answers right, one fd. */
+static void *prober(void *arg)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
+				      XSTAT_REQUEST_DATA_VERSION };
+	struct xstat x;
+	int r, i, bad = 0;
+
+	(void)arg;
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < nfiles; i++) {
+			if (xstat(AT_FDCWD, files[i].path,
+				  AT_SYMLINK_NOFOLLOW, &p, &x, sizeof(x)) !=
+			    XSTAT_STRUCT_SIZE ||
+			    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION) ||
+			    x.st_data_version != files[i].o.version)
+				bad++;
+		}
+	__atomic_add_fetch(&thread_errors, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	pthread_t t[THREADS];
+	char path[300];
+	struct th_loop l;
+	int i, before;
+
+	(void)state;
+	mounted(&l, "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s");
+	nfiles = 0;
+	for (i = 0; i < MAX_FILES; i++) {
+		pathf(path, sizeof(path), "%s/t%d", l.mnt, i);
+		make_file(path, 0644, 0, 0);
+		add_file(path);
+		assert_int_equal(ext4_oracle_stat(l.dev, (uint64_t)
+						  files[i].st.st_ino,
+						  &files[i].o), 0);
+	}
+	before = th_count_fds();
+	thread_errors = 0;
+	for (i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, prober, NULL), 0);
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(thread_errors, 0);
+	assert_int_equal(th_count_fds(), before + 1);
+	th_loop_umount(&l);
+}
+
 int main(void)
 {
+	/*
+	 * Order matters for the fd counts: the library caches 16 devices,
+	 * and opening a 17th closes the least recently used idle one.
+	 */
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_unprivileged),
