@@ -184,7 +184,7 @@ int xs_ext4_desc_offset(const struct xs_ext4_geom *g, uint64_t ino,
 
 	if (ino < 1 || ino > g->inodes_count)
 		return -ERANGE;
-	group = (uint32_t)((ino - 1) / g->inodes_per_group);
+	group = xs_ext4_group_of(g, ino);
 	dblock = group / per_block;
 
 	if (!(g->incompat & EXT4_INCOMPAT_META_BG) ||

@@ -141,6 +141,13 @@ struct xs_ext4_inode {
 	uint64_t	version;
 };
 
+/* Block group of inode @ino (1 <= @ino <= g->inodes_count). */
+static inline uint32_t xs_ext4_group_of(const struct xs_ext4_geom *g,
+					uint64_t ino)
+{
+	return (uint32_t)((ino - 1) / g->inodes_per_group);
+}
+
 /*
  * Validate a superblock (@len >= 1024 bytes read at byte 1024) and fill
  * @g.  -EINVAL: not a sane ext2/3/4 superblock; -EBADMSG: its metadata_csum

@@ -9,8 +9,13 @@
  * keeps its fd until the last reference goes, so no fd is closed under a
  * reader.  Entries are keyed by device and effective uid: after a
  * setuid() the process gets its own answer instead of reusing a root fd,
- * and a refusal (EACCES/EPERM) is remembered so it is not retried on
- * every call.
+ * and the first probe under the new uid closes the fds opened under
+ * another one, so a raw-device fd does not outlive a privilege drop by
+ * more than one call.
+ * A refusal (EACCES/EPERM: not root) or a device that cannot be used (no
+ * node in /dev, a superblock the prober does not handle) is remembered
+ * for NEGATIVE_SECS, so it is not retried on every call but is noticed
+ * eventually if things change (a node appears, the device is re-made).
  *
  * The device is read buffered, never with O_DIRECT: ext4 copies a
  * changed inode into the block device's page cache when it dirties it, so
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
@@ -31,6 +37,8 @@
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define DEV_SLOTS	16
+#define NEGATIVE_SECS	30
+#define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
 
 enum slot_state { SLOT_FREE, SLOT_LIVE, SLOT_DEAD };
 
@@ -38,12 +46,16 @@ struct dev_slot {
 	enum slot_state		state;
 	uint32_t		major, minor;
 	uid_t			euid;
-	int			fd;	/* -1: refused, see err */
+	int			fd;	/* -1: unusable, see err */
 	int			err;
+	int64_t			expires;	/* of an unusable entry */
 	unsigned		refs;
 	uint64_t		stamp;	/* last use, for eviction */
 	uint64_t		size;
 	struct xs_ext4_geom	geom;
+	/* group -> inode table block; it_block 0 = empty (never valid) */
+	uint32_t		it_group[ITABLE_SLOTS];
+	uint64_t		it_block[ITABLE_SLOTS];
 };
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -170,15 +182,46 @@ fail:
 	return ret;
 }
 
+static int64_t now_secs(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
+		return 0;
+	return ts.tv_sec;
+}
+
+/*
+ * Failures worth remembering: they will be the same on the next call.
+ * Not resource shortages (EMFILE, ENOMEM...) or I/O errors.
+ */
+static int lasting(int err)
+{
+	switch (err) {
+	case EACCES: case EPERM: case ENOENT: case ENODEV: case ENXIO:
+	case EINVAL: case EOPNOTSUPP: case EROFS: case ENOTDIR:
+	case ENAMETOOLONG: case EBADMSG:
+		return 1;
+	}
+	return 0;
+}
+
 static struct dev_slot *find_live(uint32_t major, uint32_t minor,
 				  uid_t euid)
 {
 	struct dev_slot *s;
 
-	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++)
-		if (s->state == SLOT_LIVE && s->major == major &&
-		    s->minor == minor && s->euid == euid)
-			return s;
+	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
+		if (s->state != SLOT_LIVE || s->major != major ||
+		    s->minor != minor || s->euid != euid)
+			continue;
+		/* An old failure is forgotten: try the device again. */
+		if (s->fd < 0 && now_secs() >= s->expires) {
+			s->state = SLOT_FREE;
+			return NULL;
+		}
+		return s;
+	}
 	return NULL;
 }
 
@@ -202,10 +245,10 @@ static struct dev_slot *take_slot(int *close_fd)
 
 static int use_slot(struct dev_slot *s, struct xs_ext4_devref *ref)
 {
+	s->stamp = ++dev_clock;
 	if (s->fd < 0)
 		return -s->err;
 	s->refs++;
-	s->stamp = ++dev_clock;
 	ref->slot = s;
 	ref->fd = s->fd;
 	ref->size = s->size;
@@ -245,6 +288,8 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 	s->euid = euid;
 	s->fd = fd;
 	s->err = err;
+	if (fd < 0)
+		s->expires = now_secs() + NEGATIVE_SECS;
 	s->size = size;
 	if (g)
 		s->geom = *g;
@@ -255,6 +300,28 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 	return ret;
 }
 
+/*
+ * Retire the devices opened under another effective uid; their fds are
+ * returned in @fds (closed by the caller, outside the lock) unless a
+ * reader still holds them.
+ */
+static int retire_foreign(uid_t euid, int *fds)
+{
+	struct dev_slot *s;
+	int n = 0;
+
+	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
+		if (s->state != SLOT_LIVE || s->euid == euid || s->fd < 0)
+			continue;
+		s->state = SLOT_DEAD;
+		if (!s->refs) {
+			fds[n++] = s->fd;
+			s->state = SLOT_FREE;
+		}
+	}
+	return n;
+}
+
 int xs_ext4_dev_get(uint32_t major, uint32_t minor,
 		    struct xs_ext4_devref *ref)
 {
@@ -262,20 +329,21 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor,
 	struct xs_ext4_geom g;
 	struct dev_slot *s;
 	uint64_t size = 0;
-	int fd = -1, ret;
+	int fd = -1, ret, n, stale[DEV_SLOTS];
 
 	pthread_mutex_lock(&dev_lock);
+	n = retire_foreign(euid, stale);
 	s = find_live(major, minor, euid);
-	if (s) {
-		ret = use_slot(s, ref);
-		pthread_mutex_unlock(&dev_lock);
-		return ret;
-	}
+	ret = s ? use_slot(s, ref) : 0;
 	pthread_mutex_unlock(&dev_lock);
+	while (n--)
+		close(stale[n]);
+	if (s)
+		return ret;
 
 	/* Open outside the lock: sysfs and the device may be slow. */
 	ret = open_device(major, minor, &fd, &size, &g);
-	if (ret == -EACCES || ret == -EPERM)
+	if (ret && lasting(-ret))
 		return insert(major, minor, euid, -1, -ret, 0, NULL, ref);
 	if (ret)
 		return ret;
@@ -317,6 +385,34 @@ int xs_ext4_dev_recheck(struct xs_ext4_devref *ref)
 		s->state = SLOT_DEAD;
 	pthread_mutex_unlock(&dev_lock);
 	return 1;
+}
+
+int xs_ext4_dev_itable(const struct xs_ext4_devref *ref, uint32_t group,
+		       uint64_t *itable)
+{
+	struct dev_slot *s = ref->slot;
+	unsigned i = group % ITABLE_SLOTS;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&dev_lock);
+	if (s->it_block[i] && s->it_group[i] == group) {
+		*itable = s->it_block[i];
+		ret = 0;
+	}
+	pthread_mutex_unlock(&dev_lock);
+	return ret;
+}
+
+void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
+			    uint32_t group, uint64_t itable)
+{
+	struct dev_slot *s = ref->slot;
+	unsigned i = group % ITABLE_SLOTS;
+
+	pthread_mutex_lock(&dev_lock);
+	s->it_group[i] = group;
+	s->it_block[i] = itable;
+	pthread_mutex_unlock(&dev_lock);
 }
 
 int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,

@@ -36,6 +36,17 @@ void xs_ext4_dev_put(struct xs_ext4_devref *ref);
  */
 int xs_ext4_dev_recheck(struct xs_ext4_devref *ref);
 
+/*
+ * Inode table block of @group as a descriptor gave it before, if known:
+ * 0, else -ENOENT.  Groups never move while a filesystem exists, and the
+ * cache belongs to one validated superblock, so only a successful probe
+ * stores an entry and a failure with a cached entry retries uncached.
+ */
+int xs_ext4_dev_itable(const struct xs_ext4_devref *ref, uint32_t group,
+		       uint64_t *itable);
+void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
+			    uint32_t group, uint64_t itable);
+
 /* Read exactly @len bytes at @off, inside the device; 0 or -errno. */
 int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,
 		      size_t len, uint64_t off);

@@ -32,25 +32,36 @@
 			 XSTAT_REQUEST_UID | XSTAT_REQUEST_GID | \
 			 XSTAT_REQUEST_INO)
 
-/* Read and decode inode @ino; a torn checksum is read once more. */
-static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
-		      struct xs_ext4_inode *in)
+/* The inode table block of @group, from its descriptor. */
+static int read_itable(const struct xs_ext4_devref *ref, uint64_t ino,
+		       uint64_t *itable)
 {
 	const struct xs_ext4_geom *g = &ref->geom;
-	uint8_t desc[EXT4_DESC_SIZE_MIN_64], raw[EXT4_INODE_MAX];
-	size_t dlen = g->desc_size < sizeof(desc) ? g->desc_size : sizeof(desc);
-	uint64_t off, itable;
+	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
+	size_t len = g->desc_size < sizeof(desc) ? g->desc_size : sizeof(desc);
+	uint64_t off;
+	int ret;
+
+	ret = xs_ext4_desc_offset(g, ino, &off);
+	if (!ret)
+		ret = xs_ext4_dev_pread(ref, desc, len, off);
+	if (!ret)
+		ret = xs_ext4_parse_desc(g, desc, len, itable);
+	return ret;
+}
+
+/* Read and decode inode @ino; a torn checksum is read once more. */
+static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
+		      uint64_t itable, struct xs_ext4_inode *in)
+{
+	const struct xs_ext4_geom *g = &ref->geom;
+	uint8_t raw[EXT4_INODE_MAX];
+	uint64_t off;
 	int ret, tries;
 
 	if (g->inode_size > sizeof(raw))
 		return -EOPNOTSUPP;
-	ret = xs_ext4_desc_offset(g, ino, &off);
-	if (!ret)
-		ret = xs_ext4_dev_pread(ref, desc, dlen, off);
-	if (!ret)
-		ret = xs_ext4_parse_desc(g, desc, dlen, &itable);
-	if (!ret)
-		ret = xs_ext4_inode_offset(g, ino, itable, &off);
+	ret = xs_ext4_inode_offset(g, ino, itable, &off);
 	for (tries = 0; !ret && tries < 2; tries++) {
 		ret = xs_ext4_dev_pread(ref, raw, g->inode_size, off);
 		if (!ret)
@@ -73,14 +84,35 @@ static int same_file(const struct xs_ext4_inode *in, const struct xs_stat *st)
 	return 1;
 }
 
-static int probe_once(const struct xs_ext4_devref *ref, struct xs_stat *st,
-		      struct xs_ext4_inode *in)
+/*
+ * One probe of @st's inode.  The inode table block comes from the
+ * device's small cache when a previous probe of the group succeeded (one
+ * pread saved), else from the group descriptor; a failure with a cached
+ * block is retried from the descriptor.
+ */
+static int probe_once(const struct xs_ext4_devref *ref,
+		      const struct xs_stat *st, struct xs_ext4_inode *in)
 {
-	int ret = read_inode(ref, st->ino, in);
+	uint64_t itable;
+	uint32_t group;
+	int cached, ret;
 
-	if (!ret && !same_file(in, st))
-		ret = -ESTALE;
-	return ret;
+	if (st->ino < 1 || st->ino > ref->geom.inodes_count)
+		return -ERANGE;
+	group = xs_ext4_group_of(&ref->geom, st->ino);
+	cached = xs_ext4_dev_itable(ref, group, &itable) == 0;
+	for (;;) {
+		ret = cached ? 0 : read_itable(ref, st->ino, &itable);
+		if (!ret)
+			ret = read_inode(ref, st->ino, itable, in);
+		if (!ret && !same_file(in, st))
+			ret = -ESTALE;
+		if (!ret && !cached)
+			xs_ext4_dev_set_itable(ref, group, itable);
+		if (!ret || !cached || ret == -EOPNOTSUPP)
+			return ret;
+		cached = 0;
+	}
 }
 
 static void report(uint64_t want, const struct xs_ext4_inode *in,
