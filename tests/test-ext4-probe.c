@@ -44,25 +44,29 @@ struct layout {
 	const char	*mkfs;
 	int		btime;		/* inodes have room for i_crtime */
 	int		dirs, files;	/* files spread over directories */
+	const char	*opts;		/* mount options */
+	int		no_version;	/* not made by Linux: no i_version */
 };
 
 static const struct layout layouts[] = {
-	{ "mkfs.ext4 -q -F -b 4096 %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -b 1024 %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -I 128 %s", 0, 0, 0 },
-	{ "mkfs.ext4 -q -F -I 256 -O ^metadata_csum %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -O 64bit,metadata_csum %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -O metadata_csum_seed %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -O ^flex_bg %s", 1, 8, 20 },
-	{ "mkfs.ext4 -q -F -O bigalloc %s", 1, 0, 0 },
-	{ "mkfs.ext4 -q -F -b 1024 -C 16384 -O bigalloc %s", 1, 0, 0 },
+	{ "mkfs.ext4 -q -F -b 4096 %s", 1, 0, 0, NULL, 0 },
+	/* lazytime: timestamps lag on disk, i_version must not. */
+	{ "mkfs.ext4 -q -F -b 1024 %s", 1, 0, 0, "lazytime", 0 },
+	{ "mkfs.ext4 -q -F -I 128 %s", 0, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -I 256 -O ^metadata_csum %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -O metadata_csum_seed %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -O ^flex_bg %s", 1, 8, 20, NULL, 0 },
+	{ "mkfs.ext4 -q -F -O bigalloc %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -C 16384 -O bigalloc %s", 1, 0, 0, NULL, 0 },
 	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -O meta_bg,^resize_inode %s",
-	  1, 16, 30 },
+	  1, 16, 30, NULL, 0 },
 	/* 64 inodes per group: files land in late groups. */
-	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s", 1, 40, 60 },
-	{ "mkfs.ext2 -q -F %s", 1, 0, 0 },
-	{ "mkfs.ext3 -q -F %s", 1, 0, 0 },
-	{ "mkfs.ext3 -q -F -I 128 %s", 0, 0, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s", 1, 40, 60, NULL, 0 },
+	{ "mkfs.ext2 -q -F %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext3 -q -F %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext3 -q -F -I 128 %s", 0, 0, 0, NULL, 0 },
+	/* Creator OS Hurd: 128-byte inodes, osd1 is not i_version. */
+	{ "mkfs.ext2 -q -F -o hurd %s", 0, 0, 0, NULL, 1 },
 };
 
 /* test_threads and these use one cached device each, out of 16. */
@@ -260,7 +264,7 @@ static void add_file(const char *path)
 
 /* Compare one observation with lstat, statx and debugfs. */
 static void check_seen(const struct file *f, const struct seen *s,
-		       const char *how, int btime_expected)
+		       const char *how, int btime_expected, int version)
 {
 	struct statx stx;
 	const char *p = f->path;
@@ -277,8 +281,9 @@ static void check_seen(const struct file *f, const struct seen *s,
 			 "%u", how, p, s->gen, s->mask, f->o.generation);
 
 	/* i_version as on disk, when the inode has it (Linux creator). */
-	if (!!(s->mask & XSTAT_REQUEST_DATA_VERSION) != f->o.has_version ||
-	    (f->o.has_version && s->data_version != f->o.version))
+	version = version && f->o.has_version;
+	if (!!(s->mask & XSTAT_REQUEST_DATA_VERSION) != version ||
+	    (version && s->data_version != f->o.version))
 		fail_msg("%s %s: data_version %" PRIu64 " (mask %" PRIx64
 			 "), debugfs %" PRIu64, how, p, s->data_version,
 			 s->mask, f->o.version);
@@ -303,7 +308,7 @@ static void check_seen(const struct file *f, const struct seen *s,
 	}
 }
 
-static void check_all(const char *dev, int btime)
+static void check_all(const char *dev, int btime, int version)
 {
 	int i;
 
@@ -317,9 +322,12 @@ static void check_all(const char *dev, int btime)
 		     offsetof(struct file, sandbox));
 	for (i = 0; i < nfiles; i++) {
 		/* With statx, btime is the kernel's: always when it has it. */
-		check_seen(&files[i], &files[i].in_proc, "xstat()", btime);
-		check_seen(&files[i], &files[i].fallback, "fallback", btime);
-		check_seen(&files[i], &files[i].sandbox, "seccomp", btime);
+		check_seen(&files[i], &files[i].in_proc, "xstat()", btime,
+			   version);
+		check_seen(&files[i], &files[i].fallback, "fallback", btime,
+			   version);
+		check_seen(&files[i], &files[i].sandbox, "seccomp", btime,
+			   version);
 	}
 }
 
@@ -374,13 +382,19 @@ static void populate(const char *mnt, const struct layout *lay)
 	add_file(path);
 }
 
-static int mounted(struct th_loop *l, const char *mkfs)
+static int mounted_opts(struct th_loop *l, const char *mkfs,
+			const char *opts)
 {
-	int ret = th_loop_mount(l, 64, mkfs, NULL);
+	int ret = th_loop_mount(l, 64, mkfs, opts);
 
 	if (ret)
 		fail_msg("cannot mount an image made by '%s' (%d)", mkfs, ret);
 	return ret;
+}
+
+static int mounted(struct th_loop *l, const char *mkfs)
+{
+	return mounted_opts(l, mkfs, NULL);
 }
 
 static void test_layouts(void **state)
@@ -393,11 +407,11 @@ static void test_layouts(void **state)
 		int before, after;
 
 		print_message("layout: %s\n", layouts[i].mkfs);
-		mounted(&l, layouts[i].mkfs);
+		mounted_opts(&l, layouts[i].mkfs, layouts[i].opts);
 		nfiles = 0;
 		populate(l.mnt, &layouts[i]);
 		before = th_count_fds();
-		check_all(l.dev, layouts[i].btime);
+		check_all(l.dev, layouts[i].btime, !layouts[i].no_version);
 		after = th_count_fds();
 		/* Exactly one fd, for the device, kept for the next calls. */
 		if (after != before + 1)
@@ -423,7 +437,7 @@ static void test_reuse(void **state)
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
-	check_all(l.dev, 1);
+	check_all(l.dev, 1, 1);
 	old = files[0].o;
 	assert_int_equal(unlink(path), 0);
 
@@ -433,11 +447,52 @@ static void test_reuse(void **state)
 	assert_int_equal(st.st_ino, files[0].st.st_ino);	/* reused */
 	nfiles = 0;
 	add_file(path2);
-	check_all(l.dev, 1);
+	check_all(l.dev, 1, 1);
 	assert_int_not_equal(files[0].o.generation, old.generation);
 	assert_int_equal(files[0].in_proc.gen, files[0].o.generation);
 	assert_true(files[0].fallback.btime_sec != old.crtime_sec ||
 		    files[0].fallback.btime_nsec != old.crtime_nsec);
+	th_loop_umount(&l);
+}
+
+/*
+ * Changes move i_version (a change in a later timestamp tick always
+ * does), and what is read is the current value, without a sync.
+ */
+static void test_changes(void **state)
+{
+	char path[300];
+	struct th_loop l;
+	uint64_t prev;
+	int k, fd;
+
+	(void)state;
+	mounted(&l, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/changing", l.mnt);
+	make_file(path, 0644, 0, 0);
+	nfiles = 0;
+	add_file(path);
+	check_all(l.dev, 1, 1);
+	prev = files[0].in_proc.data_version;
+	for (k = 0; k < 4; k++) {
+		usleep(50000);
+		if (k == 3) {
+			assert_int_equal(chmod(path, 0600), 0);
+		} else {
+			fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+			assert_true(fd >= 0);
+			assert_int_equal(write(fd, "more\n", 5), 5);
+			close(fd);
+		}
+		nfiles = 0;
+		add_file(path);
+		check_all(l.dev, 1, 1);
+		if (files[0].in_proc.data_version <= prev)
+			fail_msg("data version %" PRIu64 " after a change, "
+				 "was %" PRIu64, files[0].in_proc.data_version,
+				 prev);
+		prev = files[0].in_proc.data_version;
+	}
 	th_loop_umount(&l);
 }
 
@@ -589,7 +644,7 @@ static void test_remade_device(void **state)
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
-	check_all(l.dev, 1);
+	check_all(l.dev, 1, 1);
 	assert_int_equal(th_count_fds(), fds);
 	th_loop_umount(&l);
 }
@@ -660,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_reuse),
+		cmocka_unit_test(test_changes),
 		cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_remade_device),
 	};
