@@ -247,7 +247,9 @@ static const struct inode_case inode_cases[] = {
 /* debugfs writes values the decoders must get right. */
 static const char odd_values[] =
 	"sif <12> generation 0x89abcdef\n"
+	"sif <12> uid_lo 0\n"
 	"sif <12> uid_hi 1\n"
+	"sif <12> gid_lo 0\n"
 	"sif <12> gid_hi 2\n"
 	"sif <12> version_lo 0x345\n"
 	"sif <12> version_hi 0x12\n"
