@@ -221,7 +221,8 @@ int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *b,
 {
 	uint64_t table, table_blocks;
 
-	if (len < g->desc_size)
+	/* Only the first 64 bytes matter, whatever s_desc_size is. */
+	if (len < g->desc_size && len < EXT4_DESC_SIZE_MIN_64)
 		return -EINVAL;
 	/* No inode of this group has ever been used: not our file. */
 	if (xs_le16(b + EXT4_BG_FLAGS) & EXT4_BG_INODE_UNINIT)

@@ -166,7 +166,10 @@ int xs_ext4_group_has_super(const struct xs_ext4_geom *g, uint32_t group);
 int xs_ext4_desc_offset(const struct xs_ext4_geom *g, uint64_t ino,
 			uint64_t *off);
 
-/* Inode table block from a descriptor of g->desc_size bytes (@len). */
+/*
+ * Inode table block from a descriptor: @len bytes of it, at least
+ * g->desc_size or 64, whichever is less.
+ */
 int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *buf,
 		       size_t len, uint64_t *itable);
 

@@ -77,7 +77,9 @@ static int locate(const char *img, const struct xs_ext4_geom *g,
 		return -EIO;
 	/* Location only: unused groups of a fresh image are INODE_UNINIT. */
 	desc[EXT4_BG_FLAGS] &= (uint8_t)~EXT4_BG_INODE_UNINIT;
-	ret = xs_ext4_parse_desc(g, desc, g->desc_size, &itable);
+	/* As the prober: no more than the 64 bytes that hold the table. */
+	ret = xs_ext4_parse_desc(g, desc, g->desc_size < 64 ? g->desc_size : 64,
+				 &itable);
 	if (ret)
 		return ret;
 	return xs_ext4_inode_offset(g, ino, itable, off);
