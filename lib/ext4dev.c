@@ -59,8 +59,28 @@ struct dev_slot {
 };
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
 static struct dev_slot dev_slots[DEV_SLOTS];
 static uint64_t dev_clock;
+
+/*
+ * fork() while another thread holds the lock would leave it locked in
+ * the child for ever: take it around fork (it is never held across I/O).
+ */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&dev_lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&dev_lock);
+}
+
+static void dev_init(void)
+{
+	pthread_atfork(fork_prepare, fork_done, fork_done);
+}
 
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
@@ -331,6 +351,7 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor,
 	uint64_t size = 0;
 	int fd = -1, ret, n, stale[DEV_SLOTS];
 
+	pthread_once(&dev_once, dev_init);
 	pthread_mutex_lock(&dev_lock);
 	n = retire_foreign(euid, stale);
 	s = find_live(major, minor, euid);
