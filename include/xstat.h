@@ -71,7 +71,21 @@ extern "C" {
 #define XSTAT_REQUEST_GEN		0x00001000ULL	/* st_gen */
 #define XSTAT_REQUEST_DATA_VERSION	0x00002000ULL	/* st_data_version */
 #define XSTAT_REQUEST__EXTENDED_STATS	0x00003fffULL	/* struct xstat's set */
-#define XSTAT_REQUEST__ALL_STATS	0x00003fffULL	/* every defined bit */
+
+/*
+ * Extra results (class 4): returned only when requested, appended after
+ * struct xstat in ascending bit order, each starting on an 8-byte boundary
+ * of the buffer, its bit left set in st_result_mask only if produced.  Use
+ * xstat_extra() to find one rather than computing offsets by hand.
+ */
+#define XSTAT_REQUEST_MNT_ID		0x00004000ULL	/* xstat_mnt_id */
+#define XSTAT_REQUEST_ATTRIBUTES	0x00008000ULL	/* xstat_attributes */
+#define XSTAT_REQUEST_DIOALIGN		0x00010000ULL	/* xstat_dioalign */
+#define XSTAT_REQUEST_SUBVOL		0x00020000ULL	/* xstat_subvol */
+#define XSTAT_REQUEST_WRITE_ATOMIC	0x00040000ULL	/* xstat_write_atomic */
+#define XSTAT_REQUEST_DIO_READ_ALIGN	0x00080000ULL	/* xstat_dio_read_align */
+#define XSTAT_REQUEST__EXTRA_RESULTS	0x000fc000ULL
+#define XSTAT_REQUEST__ALL_STATS	0x000fffffULL	/* every defined bit */
 
 /*
  * 64-bit members are 8-byte aligned on every architecture so that the
@@ -128,6 +142,57 @@ struct xstat {
 
 #define XSTAT_STRUCT_SIZE	152
 
+/* XSTAT_REQUEST_MNT_ID: the mount the file is on. */
+struct xstat_mnt_id {
+	__xstat_u64		mnt_id;
+	unsigned int		unique;	/* 1: never-reused 64-bit ID (6.8+);
+					   0: the reusable ID of mountinfo */
+	unsigned int		__reserved;
+};
+
+/* XSTAT_REQUEST_ATTRIBUTES: which XSTAT_ATTR_* are known, which are set. */
+struct xstat_attributes {
+	__xstat_u64		attributes;
+	__xstat_u64		attributes_mask;
+};
+
+/* The statx(2) STATX_ATTR_* values. */
+#define XSTAT_ATTR_COMPRESSED		0x00000004ULL
+#define XSTAT_ATTR_IMMUTABLE		0x00000010ULL
+#define XSTAT_ATTR_APPEND		0x00000020ULL
+#define XSTAT_ATTR_NODUMP		0x00000040ULL
+#define XSTAT_ATTR_ENCRYPTED		0x00000800ULL
+#define XSTAT_ATTR_AUTOMOUNT		0x00001000ULL
+#define XSTAT_ATTR_MOUNT_ROOT		0x00002000ULL
+#define XSTAT_ATTR_VERITY		0x00100000ULL
+#define XSTAT_ATTR_DAX			0x00200000ULL
+#define XSTAT_ATTR_WRITE_ATOMIC		0x00400000ULL
+
+/* XSTAT_REQUEST_DIOALIGN: O_DIRECT alignment; 0 = not supported. */
+struct xstat_dioalign {
+	unsigned int		mem_align;
+	unsigned int		offset_align;
+};
+
+/* XSTAT_REQUEST_SUBVOL: subvolume ID (btrfs, bcachefs). */
+struct xstat_subvol {
+	__xstat_u64		subvol;
+};
+
+/* XSTAT_REQUEST_WRITE_ATOMIC: untorn write limits, in bytes. */
+struct xstat_write_atomic {
+	unsigned int		unit_min;
+	unsigned int		unit_max;
+	unsigned int		segments_max;
+	unsigned int		unit_max_opt;
+};
+
+/* XSTAT_REQUEST_DIO_READ_ALIGN: O_DIRECT read file-offset alignment. */
+struct xstat_dio_read_align {
+	unsigned int		offset_align;
+	unsigned int		__reserved;
+};
+
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && \
 	__STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct xstat_parameters) == 8, "xstat_parameters");
@@ -153,6 +218,19 @@ _Static_assert(offsetof(struct xstat, st_data_version) == 136, "st_dv");
 _Static_assert(offsetof(struct xstat, st_result_mask) == 144, "st_rm");
 _Static_assert(offsetof(struct xstat, st_extra_results) == 152, "extra");
 _Static_assert(_Alignof(struct xstat) == 8, "alignment");
+_Static_assert(sizeof(struct xstat_mnt_id) == 16, "xstat_mnt_id");
+_Static_assert(offsetof(struct xstat_mnt_id, unique) == 8, "mnt_id.unique");
+_Static_assert(sizeof(struct xstat_attributes) == 16, "xstat_attributes");
+_Static_assert(offsetof(struct xstat_attributes, attributes_mask) == 8,
+	       "attributes_mask");
+_Static_assert(sizeof(struct xstat_dioalign) == 8, "xstat_dioalign");
+_Static_assert(offsetof(struct xstat_dioalign, offset_align) == 4,
+	       "dioalign.offset_align");
+_Static_assert(sizeof(struct xstat_subvol) == 8, "xstat_subvol");
+_Static_assert(sizeof(struct xstat_write_atomic) == 16, "write_atomic");
+_Static_assert(offsetof(struct xstat_write_atomic, unit_max_opt) == 12,
+	       "write_atomic.unit_max_opt");
+_Static_assert(sizeof(struct xstat_dio_read_align) == 8, "dio_read_align");
 #endif
 
 /*
@@ -171,6 +249,15 @@ ssize_t xstat(int dfd, const char *filename, unsigned flags,
 ssize_t fxstat(unsigned fd, unsigned flags,
 	       const struct xstat_parameters *params,
 	       struct xstat *buffer, size_t buflen);
+
+/*
+ * xstat_extra - find the extra result @bit in a result of @buflen bytes.
+ * Returns a pointer to its payload, or NULL if @bit is not a single extra
+ * result bit, was not produced (its bit is clear in st_result_mask), or
+ * does not lie wholly within @buflen.
+ */
+const void *xstat_extra(const struct xstat *buffer, size_t buflen,
+			unsigned long long bit);
 
 #ifdef __cplusplus
 }

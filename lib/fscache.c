@@ -17,7 +17,7 @@
 
 struct fs_slot {
 	uint64_t	key;	/* dev + 1, 0 = empty or being written */
-	uint64_t	value;	/* magic | flags << 32 */
+	uint64_t	value;	/* magic | flags << 32 | mount tag << 40 */
 };
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
@@ -34,15 +34,21 @@ static struct fs_slot *slot_of(uint64_t key)
 	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
 }
 
+/*
+ * Sequentially consistent loads and stores, no fences: on x86 the loads
+ * are plain moves, and writes happen once per device.  A writer empties
+ * the key, writes the value, then publishes the key; a reader that sees
+ * the same key before and after reading the value read a value written
+ * for that key.
+ */
 static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
 {
 	uint64_t v;
 
-	if (__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) != key)
+	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
 		return 0;
-	v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
+	v = __atomic_load_n(&s->value, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
 		return 0;
 	*value = v;
 	return 1;
@@ -50,10 +56,9 @@ static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
 
 static void slot_write(struct fs_slot *s, uint64_t key, uint64_t value)
 {
-	__atomic_store_n(&s->key, 0, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&s->value, value, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->key, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->value, value, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->key, key, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -92,22 +97,49 @@ static int lookup_magic(const struct xs_target *t, const struct xs_stat *st,
 	return ret;
 }
 
+static uint32_t lookup_and_store(const struct xs_target *t,
+				 const struct xs_stat *st, uint32_t *fsflags)
+{
+	uint64_t key = dev_key(st);
+	uint32_t magic = 0;
+
+	*fsflags = 0;
+	if (lookup_magic(t, st, &magic))
+		return 0;
+	slot_write(slot_of(key), key,
+		   magic | (uint64_t)(st->mnt_tag & 0xffffff) << 40);
+	return magic;
+}
+
+/* Same device, but another mount than the one the entry was made for? */
+static int other_mount(uint64_t value, const struct xs_stat *st)
+{
+	uint32_t tag = (uint32_t)(value >> 40);
+
+	return tag && st->mnt_tag && tag != (st->mnt_tag & 0xffffff);
+}
+
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags)
 {
 	uint64_t key = dev_key(st), value;
-	struct fs_slot *s = slot_of(key);
-	uint32_t magic = 0;
 
-	if (slot_read(s, key, &value)) {
-		*fsflags = (uint32_t)(value >> 32);
+	if (slot_read(slot_of(key), key, &value) && !other_mount(value, st)) {
+		*fsflags = (uint32_t)(value >> 32) & 0xff;
 		return (uint32_t)value;
 	}
-	*fsflags = 0;
-	if (lookup_magic(t, st, &magic))
-		return 0;
-	slot_write(s, key, magic);
-	return magic;
+	return lookup_and_store(t, st, fsflags);
+}
+
+/*
+ * Device numbers are reused: a loop device unmounted and formatted anew,
+ * an anonymous dev_t handed to the next tmpfs.  When what the cache says
+ * disagrees with what the file shows, look again.
+ */
+uint32_t xs_fs_magic_refresh(const struct xs_target *t,
+			     const struct xs_stat *st, uint32_t *fsflags)
+{
+	return lookup_and_store(t, st, fsflags);
 }
 
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
@@ -115,6 +147,6 @@ void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
 	uint64_t key = dev_key(st), value;
 	struct fs_slot *s = slot_of(key);
 
-	if (slot_read(s, key, &value) && !((value >> 32) & flag))
+	if (slot_read(s, key, &value) && !((value >> 32) & 0xff & flag))
 		slot_write(s, key, value | (uint64_t)flag << 32);
 }

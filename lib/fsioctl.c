@@ -110,3 +110,21 @@ int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 		close(fd);
 	return ret;
 }
+
+int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
+		      uint32_t *flags)
+{
+	int close_it, fd, ret = 0;
+	unsigned int v;		/* the kernel writes an int */
+
+	fd = xs_open_for_ioctl(t, st, &close_it);
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, XS_FS_IOC_GETFLAGS, &v))
+		ret = -errno;
+	else
+		*flags = v;
+	if (close_it)
+		close(fd);
+	return ret;
+}

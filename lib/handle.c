@@ -110,8 +110,9 @@ int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 	if (name_to_handle_at(t->dfd, t->path, &h.fh, &mount_id, flags))
 		return -errno;
 	if (decode(magic, &h.fh, &ino, gen))
-		return -EOPNOTSUPP;
+		return -EPROTO;
 	if (ino != st->ino)
 		return -ESTALE;
 	return 0;
 }
+

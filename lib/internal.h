@@ -17,6 +17,10 @@
 
 #define XS_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
+#define XS_EXTRAS	XSTAT_REQUEST__EXTRA_RESULTS
+/* What supplement.c can add when the backend did not. */
+#define XS_SUPPLEMENTABLE (XS_CLASS3 | XSTAT_REQUEST_MNT_ID | \
+			   XSTAT_REQUEST_ATTRIBUTES)
 
 struct xs_time {
 	int64_t		sec;
@@ -39,6 +43,20 @@ struct xs_stat {
 	uint64_t	blocks;
 	uint64_t	gen;
 	uint64_t	data_version;
+	/* extra results (class 4) */
+	uint64_t	mnt_id;
+	uint32_t	mnt_id_unique;
+	uint32_t	mnt_tag;	/* 24-bit tag of the mount, 0: unknown */
+	uint64_t	attributes;
+	uint64_t	attributes_mask;
+	uint32_t	dio_mem_align;
+	uint32_t	dio_offset_align;
+	uint64_t	subvol;
+	uint32_t	awu_min;
+	uint32_t	awu_max;
+	uint32_t	aw_segments_max;
+	uint32_t	awu_max_opt;
+	uint32_t	dio_read_offset_align;
 };
 
 /*
@@ -78,15 +96,29 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 #define XS_FSF_PROBE_REFUSED	0x2	/* raw device cannot be read */
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags);
+uint32_t xs_fs_magic_refresh(const struct xs_target *t,
+			     const struct xs_stat *st, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 
-/* handle.c: generation from name_to_handle_at(); 0 or negative errno. */
+/*
+ * handle.c: generation from name_to_handle_at(); 0 or negative errno:
+ * -EPROTO when the handle does not have the layout of @magic's filesystem
+ * and -ESTALE when it names another inode (both: the magic may be stale).
+ */
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  const struct xs_stat *st, uint64_t *gen);
+
+/* mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo. */
+int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
+
+/* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
+int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);
 
 /* fsioctl.c: FS_IOC_GETVERSION on a safely opened fd. */
 int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 			uint64_t *gen);
+int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
+		      uint32_t *flags);
 /* Opens the file for an ioctl only if that is safe; fd or negative errno. */
 int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
 		      int *close_it);

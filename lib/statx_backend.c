@@ -75,6 +75,31 @@ static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
 	t->nsec = s->tv_nsec;
 }
 
+static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+{
+	st->mnt_id = sx->stx_mnt_id;
+	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
+	/*
+	 * statx reports the mount ID at no cost, asked or not: it tells the
+	 * device cache when a dev_t has been handed to a new mount.
+	 */
+	if (sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE))
+		st->mnt_tag = (uint32_t)(((st->mnt_id + st->mnt_id_unique) *
+					  0x9E3779B97F4A7C15ULL) >> 40) | 1;
+	/* statx always answers for attributes; the mask says which. */
+	st->attributes = sx->stx_attributes;
+	st->attributes_mask = sx->stx_attributes_mask;
+	st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+	st->dio_mem_align = sx->stx_dio_mem_align;
+	st->dio_offset_align = sx->stx_dio_offset_align;
+	st->subvol = sx->stx_subvol;
+	st->awu_min = sx->stx_atomic_write_unit_min;
+	st->awu_max = sx->stx_atomic_write_unit_max;
+	st->aw_segments_max = sx->stx_atomic_write_segments_max;
+	st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
+	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+}
+
 static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
@@ -93,6 +118,7 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
 		fill_time(&st->btime, &sx->stx_btime);
+	fill_extras(st, sx);
 	/* Class (2): rdev only for device nodes, whose type must be known. */
 	if ((st->mask & XSTAT_REQUEST_MODE) &&
 	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {
@@ -114,8 +140,10 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 	if (state == XS_BACKEND_FALLBACK)
 		return -ENOSYS;
 
+	/* The unique mount ID costs nothing and is never reused. */
 	ret = raw_statx(t->dfd, t->path, t->flags,
-			xs_mask_to_statx(request), &sx);
+			xs_mask_to_statx(request) | XS_STATX_MNT_ID_UNIQUE,
+			&sx);
 	if (ret == 0) {
 		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);

@@ -4,21 +4,58 @@
  * data version.  Only what was requested is worked for; what cannot be had
  * stays cleared.
  */
+#include <errno.h>
 #include "internal.h"
 #include "syscall.h"
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-		   struct xs_stat *st)
+/*
+ * Opening a file for FS_IOC_GETVERSION is a server round trip on network
+ * and FUSE filesystems, none of which answer the ioctl anyway.
+ */
+static int remote_fs(uint32_t magic)
 {
-	uint64_t want = request & XS_CLASS3 & ~st->mask;
+	switch (magic) {
+	case 0x65735546:	/* FUSE */
+	case 0x6969:		/* NFS */
+	case 0x517B:		/* SMB */
+	case 0xFF534D42:	/* CIFS */
+	case 0xFE534D42:	/* SMB2 */
+	case 0x564c:		/* NCP */
+	case 0x73757245:	/* Coda */
+	case 0x5346414F:	/* AFS */
+	case 0x00C36400:	/* Ceph */
+		return 1;
+	}
+	return 0;
+}
+
+static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
+			   uint32_t *fsflags, struct xs_stat *st, uint64_t *gen)
+{
+	int ret = xs_handle_gen(t, *magic, st, gen);
+
+	if (ret == -EPROTO || ret == -ESTALE) {
+		uint32_t fresh = xs_fs_magic_refresh(t, st, fsflags);
+
+		if (fresh == *magic)
+			return ret;
+		*magic = fresh;
+		ret = xs_handle_gen(t, fresh, st, gen);
+	}
+	return ret;
+}
+
+static void supplement_class3(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
+{
 	uint32_t fsflags, magic;
 	uint64_t gen;
 
 	magic = xs_fs_magic(t, st, &fsflags);
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (xs_handle_gen(t, magic, st, &gen) == 0 ||
-		    (!(fsflags & XS_FSF_NO_GETVERSION) &&
+		if (gen_from_handle(t, &magic, &fsflags, st, &gen) == 0 ||
+		    (!(fsflags & XS_FSF_NO_GETVERSION) && !remote_fs(magic) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;
@@ -29,4 +66,25 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 	if (magic == XS_EXT4_SUPER_MAGIC &&
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(want, st);
+}
+
+/* Extra results statx did not give (or could not: no statx). */
+static void supplement_extras(const struct xs_target *t, uint64_t want,
+			      struct xs_stat *st)
+{
+	if ((want & XSTAT_REQUEST_MNT_ID) && xs_mnt_id_get(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_MNT_ID;
+	if ((want & XSTAT_REQUEST_ATTRIBUTES) && xs_attrs_get(t, st) == 0)
+		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+}
+
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st)
+{
+	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
+
+	if (want & XS_CLASS3)
+		supplement_class3(t, want & XS_CLASS3, st);
+	if (want & XS_EXTRAS)
+		supplement_extras(t, want & XS_EXTRAS, st);
 }

@@ -41,8 +41,10 @@ static ssize_t do_xstat(const struct xs_target *t,
 		ret = xs_fallback_stat(t, &st);
 	if (ret)
 		return fail(-ret);
+	/* Class (4): an extra result is returned only when requested. */
+	st.mask &= ~XS_EXTRAS | request;
 
-	if (request & XS_CLASS3 & ~st.mask)
+	if (request & XS_SUPPLEMENTABLE & ~st.mask)
 		xs_supplement(t, request, &st);
 
 	return xs_copyout(&st, request, buffer, buflen);

@@ -84,6 +84,21 @@ static void test_constants(void **state)
 	assert_int_equal(XSTAT_REQUEST_DATA_VERSION, 0x2000);
 	assert_int_equal(XSTAT_REQUEST__EXTENDED_STATS, 0x3fff);
 	assert_true((XSTAT_REQUEST__ALL_STATS & 0x3fff) == 0x3fff);
+	/* Extra results sit above the patch's defined set. */
+	assert_int_equal(XSTAT_REQUEST__EXTRA_RESULTS &
+			 XSTAT_REQUEST__EXTENDED_STATS, 0);
+	assert_int_equal(XSTAT_REQUEST__ALL_STATS,
+			 XSTAT_REQUEST__EXTENDED_STATS |
+			 XSTAT_REQUEST__EXTRA_RESULTS);
+	assert_int_equal(XSTAT_ATTR_IMMUTABLE, STATX_ATTR_IMMUTABLE);
+	assert_int_equal(XSTAT_ATTR_APPEND, STATX_ATTR_APPEND);
+	assert_int_equal(XSTAT_ATTR_NODUMP, STATX_ATTR_NODUMP);
+	assert_int_equal(XSTAT_ATTR_COMPRESSED, STATX_ATTR_COMPRESSED);
+	assert_int_equal(XSTAT_ATTR_ENCRYPTED, STATX_ATTR_ENCRYPTED);
+	assert_int_equal(XSTAT_ATTR_AUTOMOUNT, STATX_ATTR_AUTOMOUNT);
+	assert_int_equal(XSTAT_ATTR_MOUNT_ROOT, STATX_ATTR_MOUNT_ROOT);
+	assert_int_equal(XSTAT_ATTR_VERITY, STATX_ATTR_VERITY);
+	assert_int_equal(XSTAT_ATTR_DAX, STATX_ATTR_DAX);
 	/* Flags: the kernel's statx values, not the patch's 0x800. */
 	assert_int_equal(AT_FORCE_ATTR_SYNC, AT_STATX_FORCE_SYNC);
 	assert_int_equal(AT_NO_ATTR_SYNC, AT_STATX_DONT_SYNC);
@@ -112,6 +127,16 @@ static void test_mask_to_statx(void **state)
 	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST__BASIC_STATS),
 			 STATX_BASIC_STATS);
 	assert_int_equal(xs_mask_to_statx(0), 0);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_MNT_ID),
+			 STATX_MNT_ID | 0x4000 /* STATX_MNT_ID_UNIQUE */);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_DIOALIGN),
+			 STATX_DIOALIGN);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_SUBVOL), 0x8000);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_WRITE_ATOMIC),
+			 0x10000);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_DIO_READ_ALIGN),
+			 0x20000);
+	assert_int_equal(xs_mask_to_statx(XSTAT_REQUEST_ATTRIBUTES), 0);
 }
 
 static void test_mask_from_statx(void **state)
@@ -128,8 +153,16 @@ static void test_mask_from_statx(void **state)
 	assert_int_equal(xs_mask_from_statx(STATX_BTIME), XSTAT_REQUEST_BTIME);
 	assert_int_equal(xs_mask_from_statx(STATX_BASIC_STATS),
 			 XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV);
-	/* statx bits with no xstat field are not reported as xstat bits. */
-	assert_int_equal(xs_mask_from_statx(STATX_MNT_ID), 0);
+	/* Either mount ID stands for the one extra result. */
+	assert_int_equal(xs_mask_from_statx(STATX_MNT_ID),
+			 XSTAT_REQUEST_MNT_ID);
+	assert_int_equal(xs_mask_from_statx(0x4000 /* MNT_ID_UNIQUE */),
+			 XSTAT_REQUEST_MNT_ID);
+	assert_int_equal(xs_mask_from_statx(STATX_DIOALIGN),
+			 XSTAT_REQUEST_DIOALIGN);
+	/* statx bits with no xstat meaning are not reported. */
+	assert_int_equal(xs_mask_from_statx(0x40000000 /* CHANGE_COOKIE */),
+			 0);
 }
 
 int main(void)

@@ -130,3 +130,70 @@ void th_loop_umount(struct th_loop *l)
 	}
 	l->mnt[0] = '\0';
 }
+
+#include <stddef.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define TH_ARCH		AUDIT_ARCH_X86_64
+#define TH_NR_STATX	332
+#elif defined(__i386__)
+#define TH_ARCH		AUDIT_ARCH_I386
+#define TH_NR_STATX	383
+#endif
+
+int th_block_syscall(int nr, int err)
+{
+#ifdef TH_ARCH
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, err < 0 ? SECCOMP_RET_KILL_PROCESS :
+			 SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -1;
+	return 0;
+#else
+	(void)nr;
+	(void)err;
+	return -1;
+#endif
+}
+
+int th_block_statx(int err)
+{
+#ifdef TH_NR_STATX
+	return th_block_syscall(TH_NR_STATX, err);
+#else
+	(void)err;
+	return -1;
+#endif
+}
+
+int th_block_from_env(void)
+{
+	const char *b = getenv("XSTAT_TEST_BLOCK");
+	int err;
+
+	if (!b || !*b)
+		return 0;
+	err = !strcmp(b, "EPERM") ? EPERM : !strcmp(b, "KILL") ? -1 : ENOSYS;
+	if (th_block_statx(err)) {
+		fprintf(stderr, "SKIP: cannot install a seccomp filter\n");
+		exit(TH_SKIP);
+	}
+	return err;
+}

@@ -43,4 +43,20 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		  const char *mount_opts);
 void th_loop_umount(struct th_loop *l);
 
+/*
+ * Make the given system call (by number) fail with @err in this process
+ * and its children, as container seccomp profiles do.  th_block_statx()
+ * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
+ * some sandboxes do.  Returns 0, or -1 if seccomp is unavailable.
+ */
+int th_block_syscall(int nr, int err);
+int th_block_statx(int err);
+
+/*
+ * Block statx when the environment says so: XSTAT_TEST_BLOCK=ENOSYS,
+ * EPERM or KILL.  Returns the errno blocked, 0 for none; exits 77 if seccomp is
+ * unavailable.  Call after gathering oracle values, before any xstat().
+ */
+int th_block_from_env(void);
+
 #endif

@@ -47,6 +47,49 @@ static char file_type(unsigned mode, const char **name)
 	return '?';
 }
 
+/* Extra results, found with the library's accessor, never by offset. */
+struct extras {
+	const struct xstat_mnt_id		*mnt;
+	const struct xstat_attributes		*attr;
+	const struct xstat_dioalign		*dio;
+	const struct xstat_subvol		*subvol;
+	const struct xstat_write_atomic		*atomic;
+	const struct xstat_dio_read_align	*dio_read;
+};
+
+static void find_extras(const struct xstat *x, size_t len, struct extras *e)
+{
+	e->mnt = xstat_extra(x, len, XSTAT_REQUEST_MNT_ID);
+	e->attr = xstat_extra(x, len, XSTAT_REQUEST_ATTRIBUTES);
+	e->dio = xstat_extra(x, len, XSTAT_REQUEST_DIOALIGN);
+	e->subvol = xstat_extra(x, len, XSTAT_REQUEST_SUBVOL);
+	e->atomic = xstat_extra(x, len, XSTAT_REQUEST_WRITE_ATOMIC);
+	e->dio_read = xstat_extra(x, len, XSTAT_REQUEST_DIO_READ_ALIGN);
+}
+
+static void dump_text_extras(const struct extras *e)
+{
+	if (e->mnt)
+		printf("Mount ID: %llu%s\n", e->mnt->mnt_id,
+		       e->mnt->unique ? " (unique)" : "");
+	if (e->attr)
+		printf("Attributes: %llxh (known: %llxh)\n",
+		       e->attr->attributes, e->attr->attributes_mask);
+	if (e->dio)
+		printf("DIO align: memory %u, offset %u\n", e->dio->mem_align,
+		       e->dio->offset_align);
+	if (e->subvol)
+		printf("Subvolume: %llu\n", e->subvol->subvol);
+	if (e->atomic)
+		printf("Atomic write: unit min %u, max %u, max opt %u, "
+		       "segments %u\n", e->atomic->unit_min,
+		       e->atomic->unit_max, e->atomic->unit_max_opt,
+		       e->atomic->segments_max);
+	if (e->dio_read)
+		printf("DIO read align: offset %u\n",
+		       e->dio_read->offset_align);
+}
+
 static void dump_text(const struct xstat *x)
 {
 	unsigned long long rm = x->st_result_mask;
@@ -129,7 +172,30 @@ static void json_time(const char *name, const struct xstat_time *t, int have)
 		printf(",\"%s\":null", name);
 }
 
-static void dump_json(const char *path, ssize_t size, const struct xstat *x)
+static void dump_json_extras(const struct extras *e)
+{
+	if (e->mnt)
+		printf(",\"mnt_id\":{\"id\":%llu,\"unique\":%s}",
+		       e->mnt->mnt_id, e->mnt->unique ? "true" : "false");
+	if (e->attr)
+		printf(",\"attributes\":{\"set\":%llu,\"known\":%llu}",
+		       e->attr->attributes, e->attr->attributes_mask);
+	if (e->dio)
+		printf(",\"dioalign\":{\"mem\":%u,\"offset\":%u}",
+		       e->dio->mem_align, e->dio->offset_align);
+	if (e->subvol)
+		printf(",\"subvol\":%llu", e->subvol->subvol);
+	if (e->atomic)
+		printf(",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
+		       "\"unit_max_opt\":%u,\"segments_max\":%u}",
+		       e->atomic->unit_min, e->atomic->unit_max,
+		       e->atomic->unit_max_opt, e->atomic->segments_max);
+	if (e->dio_read)
+		printf(",\"dio_read_align\":%u", e->dio_read->offset_align);
+}
+
+static void dump_json(const char *path, ssize_t size, const struct xstat *x,
+		      const struct extras *e)
 {
 	unsigned long long rm = x->st_result_mask;
 
@@ -159,6 +225,7 @@ static void dump_json(const char *path, ssize_t size, const struct xstat *x)
 		printf(",\"data_version\":%llu", x->st_data_version);
 	else
 		printf(",\"data_version\":null");
+	dump_json_extras(e);
 	printf("}\n");
 }
 
@@ -172,6 +239,9 @@ static void usage(FILE *f)
 		"  -L           follow a final symbolic link\n"
 		"  -O           do not request the basic stats\n"
 		"  -m MASK      request exactly MASK (hex with 0x, or decimal)\n"
+		"  -a, --all    request every defined result, extras included\n"
+		"      --mnt-id --attributes --dioalign --subvol --write-atomic\n"
+		"      --dio-read-align   also request that extra result\n"
 		"  -j, --json   print one JSON object per file\n"
 		"  -h, --help   show this help and exit\n"
 		"  -V, --version  show the version and exit\n");
@@ -183,6 +253,13 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "mnt-id", no_argument, NULL, 0x100 },
+		{ "attributes", no_argument, NULL, 0x101 },
+		{ "dioalign", no_argument, NULL, 0x102 },
+		{ "subvol", no_argument, NULL, 0x103 },
+		{ "write-atomic", no_argument, NULL, 0x104 },
+		{ "dio-read-align", no_argument, NULL, 0x105 },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long query = XSTAT_REQUEST__EXTENDED_STATS;
@@ -190,7 +267,7 @@ int main(int argc, char **argv)
 	int c, json = 0, status = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "FNLOm:jhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "FNLOm:ajhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			flags |= AT_FORCE_ATTR_SYNC;
@@ -216,6 +293,14 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'a':
+			query = XSTAT_REQUEST__ALL_STATS;
+			break;
+		case 0x100: case 0x101: case 0x102:
+		case 0x103: case 0x104: case 0x105:
+			/* the extra bits, in option order */
+			query |= XSTAT_REQUEST_MNT_ID << (c - 0x100);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -235,22 +320,29 @@ int main(int argc, char **argv)
 	for (; optind < argc; optind++) {
 		const char *path = argv[optind];
 		struct xstat_parameters params = { query };
-		struct xstat x;
+		union {
+			struct xstat	x;
+			unsigned char	room[1024];
+		} buf;
+		struct xstat *x = &buf.x;
+		struct extras e;
 		ssize_t ret;
 
-		memset(&x, 0xbf, sizeof(x));
-		ret = xstat(AT_FDCWD, path, flags, &params, &x, sizeof(x));
+		memset(&buf, 0xbf, sizeof(buf));
+		ret = xstat(AT_FDCWD, path, flags, &params, x, sizeof(buf));
 		if (ret < 0) {
 			fprintf(stderr, "xstat: cannot stat '%s': %s\n", path,
 				strerror(errno));
 			status = 1;
 			continue;
 		}
+		find_extras(x, sizeof(buf), &e);
 		if (json) {
-			dump_json(path, ret, &x);
+			dump_json(path, ret, x, &e);
 		} else {
 			printf("xstat(%s) = %zd\n", path, ret);
-			dump_text(&x);
+			dump_text(x);
+			dump_text_extras(&e);
 		}
 		fflush(stdout);
 	}

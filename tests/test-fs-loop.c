@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Filesystems other than ext4 - tmpfs, xfs and btrfs (loop images made
+ * here) - in either backend: creation time exactly statx's or cleared,
+ * generation exactly FS_IOC_GETVERSION's (lsattr -v) where the filesystem
+ * has the ioctl, data version never invented.  Root only (exit 77
+ * otherwise).  The oracles are taken before XSTAT_TEST_BLOCK blocks statx.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include "xstat.h"
+#include "testhelp.h"
+
+#define FILES	8
+
+struct fs_case {
+	const char	*name;
+	const char	*mkfs;		/* NULL: tmpfs */
+	unsigned	size_mb;
+	int		has_getversion;
+	struct th_loop	loop;
+	int		mounted;
+	char		paths[FILES][PATH_MAX];
+	struct statx	sx[FILES];
+	unsigned long long gen[FILES];
+};
+
+static struct fs_case cases[] = {
+	{ .name = "tmpfs" },
+	{ .name = "xfs", .mkfs = "mkfs.xfs -q -f %s", .size_mb = 320,
+	  .has_getversion = 1 },
+	{ .name = "btrfs", .mkfs = "mkfs.btrfs -q -f %s", .size_mb = 256,
+	  .has_getversion = 1 },
+};
+
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+static int prepare(struct fs_case *c)
+{
+	char out[PATH_MAX + 64];
+	int i, fd;
+
+	if (c->mkfs) {
+		if (th_loop_mount(&c->loop, c->size_mb, c->mkfs, NULL))
+			return -1;
+	} else {
+		if (!th_mkdtemp(c->loop.mnt, sizeof(c->loop.mnt)) ||
+		    mount("tmpfs", c->loop.mnt, "tmpfs", 0, "size=4m"))
+			return -1;
+	}
+	c->mounted = 1;
+	for (i = 0; i < FILES; i++) {
+		snprintf(c->paths[i], PATH_MAX, "%s/f%d", c->loop.mnt, i);
+		if (i == FILES - 1) {
+			snprintf(c->paths[i], PATH_MAX, "%s/d", c->loop.mnt);
+			if (mkdir(c->paths[i], 0755))
+				return -1;
+		} else {
+			fd = open(c->paths[i], O_CREAT | O_WRONLY | O_CLOEXEC,
+				  0644);
+			if (fd < 0 || write(fd, "data", 4) != 4)
+				return -1;
+			close(fd);
+		}
+		if (statx(AT_FDCWD, c->paths[i], 0,
+			  STATX_BASIC_STATS | STATX_BTIME, &c->sx[i]))
+			return -1;
+		if (c->has_getversion) {
+			if (th_run(out, sizeof(out), "lsattr -dv '%s'",
+				   c->paths[i]) ||
+			    sscanf(out, "%llu", &c->gen[i]) != 1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void release(struct fs_case *c)
+{
+	if (!c->mounted)
+		return;
+	if (c->mkfs) {
+		th_loop_umount(&c->loop);
+	} else {
+		umount(c->loop.mnt);
+		rmdir(c->loop.mnt);
+	}
+	c->mounted = 0;
+}
+
+static void run_case(void **state)
+{
+	struct fs_case *c = *state;
+	struct xstat_parameters p = { XSTAT_REQUEST__EXTENDED_STATS };
+	int i;
+
+	for (i = 0; i < FILES; i++) {
+		struct xstat x;
+
+		assert_int_equal(xstat(AT_FDCWD, c->paths[i], 0, &p, &x,
+				       sizeof(x)), 152);
+		print_message("  %s %s: mask %#llx gen %llu\n", c->name,
+			      c->paths[i], x.st_result_mask, x.st_gen);
+		assert_int_equal(x.st_ino, c->sx[i].stx_ino);
+		if (x.st_result_mask & XSTAT_REQUEST_BTIME) {
+			assert_true(c->sx[i].stx_mask & STATX_BTIME);
+			assert_int_equal(x.st_btim.tv_sec,
+					 c->sx[i].stx_btime.tv_sec);
+			assert_int_equal(x.st_btim.tv_nsec,
+					 c->sx[i].stx_btime.tv_nsec);
+		} else {
+			assert_int_equal(x.st_btim.tv_sec, 0);
+			assert_int_equal(x.st_btim.tv_nsec, 0);
+		}
+		/* No data version source exists for these filesystems. */
+		assert_false(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION);
+		assert_int_equal(x.st_data_version, 0);
+		/* The generation is always there, from handles. */
+		assert_true(x.st_result_mask & XSTAT_REQUEST_GEN);
+		if (c->has_getversion)
+			assert_int_equal(x.st_gen, c->gen[i]);
+	}
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[NCASES];
+	size_t i, n = 0;
+	int ret;
+
+	th_require_root();
+	if (access("/dev/loop-control", F_OK)) {
+		fprintf(stderr, "SKIP: no loop devices\n");
+		return TH_SKIP;
+	}
+	for (i = 0; i < NCASES; i++) {
+		if (prepare(&cases[i])) {
+			fprintf(stderr, "%s: could not prepare the image\n",
+				cases[i].name);
+			release(&cases[i]);
+			while (i--)
+				release(&cases[i]);
+			return 1;
+		}
+		tests[n++] = (struct CMUnitTest){ cases[i].name, run_case,
+			NULL, NULL, &cases[i] };
+	}
+	th_block_from_env();
+	ret = _cmocka_run_group_tests("fs-loop", tests, n, NULL, NULL);
+	for (i = 0; i < NCASES; i++)
+		release(&cases[i]);
+	return ret;
+}
