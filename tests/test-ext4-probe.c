@@ -313,10 +313,22 @@ static void check_all(const char *dev, int btime, int version)
 {
 	int i;
 
-	for (i = 0; i < nfiles; i++)
+	for (i = 0; i < nfiles; i++) {
 		assert_int_equal(ext4_oracle_stat(dev, (uint64_t)
 						  files[i].st.st_ino,
 						  &files[i].o), 0);
+		/* The kernel's own view of the generation, too. */
+		if (S_ISREG(files[i].st.st_mode) ||
+		    S_ISDIR(files[i].st.st_mode)) {
+			char out[512];
+			unsigned long gen;
+
+			assert_int_equal(th_run(out, sizeof(out), "lsattr -vd "
+						"'%s'", files[i].path), 0);
+			assert_int_equal(sscanf(out, "%lu", &gen), 1);
+			assert_int_equal(gen, files[i].o.generation);
+		}
+	}
 	observe_in_process();
 	observe_tool("LIBXSTAT_NO_STATX=1", "", offsetof(struct file, fallback));
 	observe_tool("", "\"$top_builddir/tests/seccomp-run\" -e EPERM -s statx --",
