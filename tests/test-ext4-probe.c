@@ -410,21 +410,33 @@ static int mounted(struct th_loop *l, const char *mkfs)
 	return mounted_opts(l, mkfs, NULL);
 }
 
+/*
+ * The image of the running test: a global, so that the teardown unmounts
+ * and removes it even when an assertion ends the test early.
+ */
+static struct th_loop lp;
+
+static int unmount_image(void **state)
+{
+	(void)state;
+	th_loop_umount(&lp);
+	return 0;
+}
+
 static void test_layouts(void **state)
 {
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
-		struct th_loop l;
 		int before, after;
 
 		print_message("layout: %s\n", layouts[i].mkfs);
-		mounted_opts(&l, layouts[i].mkfs, layouts[i].opts);
+		mounted_opts(&lp, layouts[i].mkfs, layouts[i].opts);
 		nfiles = 0;
-		populate(l.mnt, &layouts[i]);
+		populate(lp.mnt, &layouts[i]);
 		before = th_count_fds();
-		check_all(l.dev, layouts[i].btime, !layouts[i].no_version);
+		check_all(lp.dev, layouts[i].btime, !layouts[i].no_version);
 		after = th_count_fds();
 		/* Exactly one fd, for the device, kept for the next calls. */
 		if (after != before + 1)
@@ -432,7 +444,7 @@ static void test_layouts(void **state)
 				 layouts[i].mkfs, before, after);
 		observe_in_process();
 		assert_int_equal(th_count_fds(), after);
-		th_loop_umount(&l);
+		th_loop_umount(&lp);
 	}
 }
 
@@ -441,31 +453,30 @@ static void test_reuse(void **state)
 {
 	char path[300], path2[300];
 	struct ext4_oracle old;
-	struct th_loop l;
 	struct stat st;
 
 	(void)state;
-	mounted(&l, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/old", l.mnt);
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/old", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
-	check_all(l.dev, 1, 1);
+	check_all(lp.dev, 1, 1);
 	old = files[0].o;
 	assert_int_equal(unlink(path), 0);
 
-	pathf(path2, sizeof(path2), "%s/new", l.mnt);
+	pathf(path2, sizeof(path2), "%s/new", lp.mnt);
 	make_file(path2, 0640, 42, 43);
 	assert_int_equal(lstat(path2, &st), 0);
 	assert_int_equal(st.st_ino, files[0].st.st_ino);	/* reused */
 	nfiles = 0;
 	add_file(path2);
-	check_all(l.dev, 1, 1);
+	check_all(lp.dev, 1, 1);
 	assert_int_not_equal(files[0].o.generation, old.generation);
 	assert_int_equal(files[0].in_proc.gen, files[0].o.generation);
 	assert_true(files[0].fallback.btime_sec != old.crtime_sec ||
 		    files[0].fallback.btime_nsec != old.crtime_nsec);
-	th_loop_umount(&l);
+	th_loop_umount(&lp);
 }
 
 /*
@@ -475,17 +486,16 @@ static void test_reuse(void **state)
 static void test_changes(void **state)
 {
 	char path[300];
-	struct th_loop l;
 	uint64_t prev;
 	int k, fd;
 
 	(void)state;
-	mounted(&l, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/changing", l.mnt);
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/changing", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
-	check_all(l.dev, 1, 1);
+	check_all(lp.dev, 1, 1);
 	prev = files[0].in_proc.data_version;
 	for (k = 0; k < 4; k++) {
 		usleep(50000);
@@ -499,14 +509,14 @@ static void test_changes(void **state)
 		}
 		nfiles = 0;
 		add_file(path);
-		check_all(l.dev, 1, 1);
+		check_all(lp.dev, 1, 1);
 		if (files[0].in_proc.data_version <= prev)
 			fail_msg("data version %" PRIu64 " after a change, "
 				 "was %" PRIu64, files[0].in_proc.data_version,
 				 prev);
 		prev = files[0].in_proc.data_version;
 	}
-	th_loop_umount(&l);
+	th_loop_umount(&lp);
 }
 
 /*
@@ -598,20 +608,19 @@ static int as_nobody(const char *path, const char *bindir)
 static void test_unprivileged(void **state)
 {
 	char path[300], dir[300], bindir[310];
-	struct th_loop l;
 	pid_t pid;
 	int status;
 
 	(void)state;
-	mounted(&l, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/world", l.mnt);
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/world", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	/* Probe as root first: the child must not reuse the root fd. */
 	nfiles = 0;
 	add_file(path);
 	observe_in_process();
 	assert_true(files[0].in_proc.mask & XSTAT_REQUEST_DATA_VERSION);
-	pathf(dir, sizeof(dir), "%s", l.mnt);
+	pathf(dir, sizeof(dir), "%s", lp.mnt);
 	assert_int_equal(chmod(dirname(dir), 0755), 0);
 	pathf(bindir, sizeof(bindir), "%s/bin", dir);
 	assert_int_equal(mkdir(bindir, 0755), 0);
@@ -626,7 +635,7 @@ static void test_unprivileged(void **state)
 	if (WEXITSTATUS(status))
 		fail_msg("unprivileged check failed at step %d",
 			 WEXITSTATUS(status));
-	th_loop_umount(&l);
+	th_loop_umount(&lp);
 }
 
 /*
@@ -637,29 +646,28 @@ static void test_unprivileged(void **state)
 static void test_remade_device(void **state)
 {
 	char path[300];
-	struct th_loop l;
 	int fds;
 
 	(void)state;
-	mounted(&l, "mkfs.ext4 -q -F -b 1024 -I 128 %s");
-	pathf(path, sizeof(path), "%s/one", l.mnt);
+	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -I 128 %s");
+	pathf(path, sizeof(path), "%s/one", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
 	observe_in_process();
 	fds = th_count_fds();
 
-	assert_int_equal(th_run(NULL, 0, "umount '%s'", l.mnt), 0);
+	assert_int_equal(th_run(NULL, 0, "umount '%s'", lp.mnt), 0);
 	assert_int_equal(th_run(NULL, 0, "mkfs.ext4 -q -F -b 4096 %s "
-				">/dev/null 2>&1", l.dev), 0);
-	assert_int_equal(th_run(NULL, 0, "mount %s '%s'", l.dev, l.mnt), 0);
-	pathf(path, sizeof(path), "%s/two", l.mnt);
+				">/dev/null 2>&1", lp.dev), 0);
+	assert_int_equal(th_run(NULL, 0, "mount %s '%s'", lp.dev, lp.mnt), 0);
+	pathf(path, sizeof(path), "%s/two", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
-	check_all(l.dev, 1, 1);
+	check_all(lp.dev, 1, 1);
 	assert_int_equal(th_count_fds(), fds);
-	th_loop_umount(&l);
+	th_loop_umount(&lp);
 }
 
 #define THREADS		8
@@ -693,17 +701,16 @@ static void test_threads(void **state)
 {
 	pthread_t t[THREADS];
 	char path[300];
-	struct th_loop l;
 	int i, before;
 
 	(void)state;
-	mounted(&l, "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s");
+	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s");
 	nfiles = 0;
 	for (i = 0; i < MAX_FILES; i++) {
-		pathf(path, sizeof(path), "%s/t%d", l.mnt, i);
+		pathf(path, sizeof(path), "%s/t%d", lp.mnt, i);
 		make_file(path, 0644, 0, 0);
 		add_file(path);
-		assert_int_equal(ext4_oracle_stat(l.dev, (uint64_t)
+		assert_int_equal(ext4_oracle_stat(lp.dev, (uint64_t)
 						  files[i].st.st_ino,
 						  &files[i].o), 0);
 	}
@@ -715,7 +722,7 @@ static void test_threads(void **state)
 		pthread_join(t[i], NULL);
 	assert_int_equal(thread_errors, 0);
 	assert_int_equal(th_count_fds(), before + 1);
-	th_loop_umount(&l);
+	th_loop_umount(&lp);
 }
 
 int main(void)
@@ -725,12 +732,12 @@ int main(void)
 	 * and opening a 17th closes the least recently used idle one.
 	 */
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_layouts),
-		cmocka_unit_test(test_reuse),
-		cmocka_unit_test(test_changes),
-		cmocka_unit_test(test_unprivileged),
-		cmocka_unit_test(test_remade_device),
+		cmocka_unit_test_teardown(test_threads, unmount_image),
+		cmocka_unit_test_teardown(test_layouts, unmount_image),
+		cmocka_unit_test_teardown(test_reuse, unmount_image),
+		cmocka_unit_test_teardown(test_changes, unmount_image),
+		cmocka_unit_test_teardown(test_unprivileged, unmount_image),
+		cmocka_unit_test_teardown(test_remade_device, unmount_image),
 	};
 	struct th_loop l;
 	struct statx stx;
