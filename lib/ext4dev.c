@@ -22,7 +22,6 @@
  * a buffered read sees a just-created file; the disk itself may not have
  * it until the journal commits.
  */
-#define _FILE_OFFSET_BITS 64	/* 64-bit off_t for pread on i386 too */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -34,6 +33,7 @@
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
 
+/* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for pread. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define DEV_SLOTS	16
