@@ -23,10 +23,13 @@ int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
 	memset(o, 0, sizeof(*o));
 	ret = th_run(out, sizeof(out),
 		     "DEBUGFS_PAGER=__none__ debugfs -R 'stat <%" PRIu64 ">' "
-		     "'%s' 2>/dev/null", ino, dev);
+		     "'%s' 2>&1", ino, dev);
 	if (ret != 0 || !(p = strstr(out, "Mode:")) ||
-	    sscanf(p, "Mode: %lo", &a) != 1)
+	    sscanf(p, "Mode: %lo", &a) != 1) {
+		fprintf(stderr, "debugfs stat <%" PRIu64 "> %s: exit %d:\n%s\n",
+			ino, dev, ret, out);
 		return -1;
+	}
 	o->mode = (uint32_t)a;
 	if (!(p = strstr(out, "Generation:")) ||
 	    sscanf(p, "Generation: %lu", &a) != 1)
