@@ -17,19 +17,29 @@ int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
 {
 	static char out[16384];
 	unsigned long a, b;
-	const char *p;
-	int ret;
+	const char *p = NULL;
+	int ret, tries;
 
 	memset(o, 0, sizeof(*o));
-	ret = th_run(out, sizeof(out),
-		     "DEBUGFS_PAGER=__none__ debugfs -R 'stat <%" PRIu64 ">' "
-		     "'%s' 2>&1", ino, dev);
-	if (ret != 0 || !(p = strstr(out, "Mode:")) ||
-	    sscanf(p, "Mode: %lo", &a) != 1) {
-		fprintf(stderr, "debugfs stat <%" PRIu64 "> %s: exit %d:\n%s\n",
-			ino, dev, ret, out);
-		return -1;
+	/*
+	 * On a mounted filesystem debugfs can read a superblock or group
+	 * descriptor the kernel is updating right then and refuse it (bad
+	 * checksum): a torn read passes, so try again a few times.
+	 */
+	for (tries = 0; tries < 5; tries++) {
+		if (tries)
+			usleep(100000);
+		ret = th_run(out, sizeof(out),
+			     "DEBUGFS_PAGER=__none__ debugfs -R "
+			     "'stat <%" PRIu64 ">' '%s' 2>&1", ino, dev);
+		if (ret == 0 && (p = strstr(out, "Mode:")) &&
+		    sscanf(p, "Mode: %lo", &a) == 1)
+			break;
+		fprintf(stderr, "debugfs stat <%" PRIu64 "> %s: exit %d:\n"
+			"%s\n", ino, dev, ret, out);
 	}
+	if (tries == 5)
+		return -1;
 	o->mode = (uint32_t)a;
 	if (!(p = strstr(out, "Generation:")) ||
 	    sscanf(p, "Generation: %lu", &a) != 1)
