@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) in software, as
+ * ext4's metadata_csum uses it: the caller passes the running value and
+ * there is no implicit inversion at either end.  The standard CRC-32C of a
+ * message is ~xs_crc32c(~0, msg, len).
+ */
+#ifndef LIBXSTAT_CRC32C_H
+#define LIBXSTAT_CRC32C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#endif

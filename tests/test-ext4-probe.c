@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The ext4 raw-inode prober through the public API, on loop-mounted
+ * images of many layouts (root and loop devices needed: exit 77 without).
+ *
+ * Each file is observed three ways:
+ *  - xstat() in this process (statx available: BTIME from statx,
+ *    DATA_VERSION from the prober);
+ *  - the xstat tool with LIBXSTAT_NO_STATX=1 (fallback: BTIME too comes
+ *    from the prober);
+ *  - the xstat tool under `seccomp-run -e EPERM -s statx` (a sandbox).
+ * and compared with oracles that share no code with libxstat: lstat(),
+ * glibc statx() for btime, `debugfs -R stat` for crtime, generation and
+ * i_version (debugfs reads the device through the same page cache, so no
+ * sync is needed: files are checked right after they are created).
+ * Also: inode reuse, an unprivileged caller, fd accounting (one cached fd
+ * per device, none leaked), and a device re-made with another filesystem.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+#include "xstat.h"
+#include "testhelp.h"
+#include "ext4-oracle.h"
+
+#define ALL_MASK	XSTAT_REQUEST__EXTENDED_STATS
+#define MAX_FILES	64
+
+struct layout {
+	const char	*mkfs;
+	int		btime;		/* inodes have room for i_crtime */
+	int		dirs, files;	/* files spread over directories */
+	const char	*opts;		/* mount options */
+	int		no_version;	/* not made by Linux: no i_version */
+};
+
+static const struct layout layouts[] = {
+	{ "mkfs.ext4 -q -F -b 4096 %s", 1, 0, 0, NULL, 0 },
+	/* lazytime: timestamps lag on disk, i_version must not. */
+	{ "mkfs.ext4 -q -F -b 1024 %s", 1, 0, 0, "lazytime", 0 },
+	{ "mkfs.ext4 -q -F -I 128 %s", 0, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -I 256 -O ^metadata_csum %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -O metadata_csum_seed -E desc_size=128 %s",
+	  1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -O ^flex_bg %s", 1, 8, 20, NULL, 0 },
+	{ "mkfs.ext4 -q -F -O bigalloc %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -C 16384 -O bigalloc %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -O meta_bg,^resize_inode %s",
+	  1, 16, 30, NULL, 0 },
+	/* 64 inodes per group: files land in late groups. */
+	{ "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s", 1, 40, 60, NULL, 0 },
+	{ "mkfs.ext2 -q -F %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext3 -q -F %s", 1, 0, 0, NULL, 0 },
+	{ "mkfs.ext3 -q -F -I 128 %s", 0, 0, 0, NULL, 0 },
+	/* Creator OS Hurd: 128-byte inodes, osd1 is not i_version. */
+	{ "mkfs.ext2 -q -F -o hurd %s", 0, 0, 0, NULL, 1 },
+};
+
+/* test_threads and these use one cached device each, out of 16. */
+_Static_assert(sizeof(layouts) / sizeof(layouts[0]) <= 15, "fd counts");
+
+/* What one observation of a file said. */
+struct seen {
+	long long	size_needed;
+	uint64_t	mask;
+	uint32_t	mode, nlink, uid, gid;
+	uint64_t	ino;
+	int64_t		btime_sec;
+	uint64_t	btime_nsec;
+	uint64_t	gen, data_version;
+};
+
+struct file {
+	char		path[300];
+	struct stat	st;
+	struct ext4_oracle o;
+	struct seen	in_proc, fallback, sandbox;
+};
+
+static struct file files[MAX_FILES];
+static int nfiles;
+static int statx_oracle;	/* glibc statx() works here */
+
+/* snprintf that must not truncate (paths are built from mount points). */
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < len);
+}
+
+static void seen_from_xstat(struct seen *s, long long ret,
+			    const struct xstat *x)
+{
+	memset(s, 0, sizeof(*s));
+	s->size_needed = ret;
+	s->mask = x->st_result_mask;
+	s->mode = x->st_mode;
+	s->nlink = x->st_nlink;
+	s->uid = x->st_uid;
+	s->gid = x->st_gid;
+	s->ino = x->st_ino;
+	s->btime_sec = x->st_btim.tv_sec;
+	s->btime_nsec = x->st_btim.tv_nsec;
+	s->gen = x->st_gen;
+	s->data_version = x->st_data_version;
+}
+
+static int json_u64(const char *line, const char *key, uint64_t *v)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(line, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	if (!strncmp(p, "null", 4))
+		return 0;
+	return sscanf(p, "%" SCNu64, v) == 1 ? 1 : -1;
+}
+
+/* Parse one line of `xstat -j`; the result mask tells what is valid. */
+static int seen_from_json(struct seen *s, const char *line)
+{
+	uint64_t v[8];
+	const char *p;
+	long long sec;
+	unsigned long long nsec;
+
+	memset(s, 0, sizeof(*s));
+	if (json_u64(line, "size_needed", &v[0]) != 1 ||
+	    json_u64(line, "result_mask", &v[1]) != 1 ||
+	    json_u64(line, "mode", &v[2]) != 1 ||
+	    json_u64(line, "nlink", &v[3]) != 1 ||
+	    json_u64(line, "uid", &v[4]) != 1 ||
+	    json_u64(line, "gid", &v[5]) != 1 ||
+	    json_u64(line, "ino", &v[6]) != 1)
+		return -1;
+	s->size_needed = (long long)v[0];
+	s->mask = v[1];
+	s->mode = (uint32_t)v[2];
+	s->nlink = (uint32_t)v[3];
+	s->uid = (uint32_t)v[4];
+	s->gid = (uint32_t)v[5];
+	s->ino = v[6];
+	if (json_u64(line, "gen", &s->gen) < 0 ||
+	    json_u64(line, "data_version", &s->data_version) < 0)
+		return -1;
+	p = strstr(line, "\"btime\":{");
+	if (p) {
+		if (sscanf(p, "\"btime\":{\"sec\":%lld,\"nsec\":%llu", &sec,
+			   &nsec) != 2)
+			return -1;
+		s->btime_sec = sec;
+		s->btime_nsec = nsec;
+	}
+	return 0;
+}
+
+/*
+ * The xstat tool as a command.  Not the libtool wrapper script: it runs
+ * ls, which uses statx and fails in the sandbox.
+ */
+static char tool_bin[600], tool_env[600];
+
+static void find_tool(void)
+{
+	const char *top = getenv("top_builddir");
+
+	pathf(tool_bin, sizeof(tool_bin), "%s/tools/.libs/xstat", top);
+	if (access(tool_bin, X_OK) == 0) {
+		pathf(tool_env, sizeof(tool_env),
+		      "LD_LIBRARY_PATH='%s/lib/.libs'", top);
+	} else {
+		pathf(tool_bin, sizeof(tool_bin), "%s/tools/xstat", top);
+		tool_env[0] = '\0';
+	}
+}
+
+/*
+ * Observe every file with the xstat tool: @env (variable assignments) and
+ * @wrap (a command prefix) before it.
+ */
+static void observe_tool(const char *env, const char *wrap, size_t which)
+{
+	static char out[65536];
+	char cmd[32768], *line, *save;
+	size_t len;
+	int i, got = 0;
+
+	len = (size_t)snprintf(cmd, sizeof(cmd), "%s %s %s '%s' -j -m 0x%llx",
+			       env, tool_env, wrap, tool_bin,
+			       (unsigned long long)ALL_MASK);
+	for (i = 0; i < nfiles; i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " '%s'",
+					files[i].path);
+	assert_true(len < sizeof(cmd));
+	assert_int_equal(th_run(out, sizeof(out), "%s", cmd), 0);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0; i < nfiles; i++) {
+			char key[320];
+
+			pathf(key, sizeof(key), "{\"path\":\"%s\",",
+				 files[i].path);
+			if (strncmp(line, key, strlen(key)))
+				continue;
+			assert_int_equal(seen_from_json((struct seen *)
+				((char *)&files[i] + which), line), 0);
+			got++;
+			break;
+		}
+	}
+	assert_int_equal(got, nfiles);
+}
+
+static void observe_in_process(void)
+{
+	struct xstat_parameters p = { ALL_MASK };
+	struct xstat x;
+	ssize_t ret;
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		memset(&x, 0xa5, sizeof(x));
+		ret = xstat(AT_FDCWD, files[i].path, AT_SYMLINK_NOFOLLOW, &p,
+			    &x, sizeof(x));
+		assert_int_equal(ret, XSTAT_STRUCT_SIZE);
+		seen_from_xstat(&files[i].in_proc, ret, &x);
+	}
+}
+
+static void add_file(const char *path)
+{
+	struct file *f;
+
+	assert_true(nfiles < MAX_FILES);
+	f = &files[nfiles++];
+	memset(f, 0, sizeof(*f));
+	pathf(f->path, sizeof(f->path), "%s", path);
+	assert_int_equal(lstat(path, &f->st), 0);
+}
+
+/* Compare one observation with lstat, statx and debugfs. */
+static void check_seen(const struct file *f, const struct seen *s,
+		       const char *how, int btime_expected, int version)
+{
+	struct statx stx;
+	const char *p = f->path;
+
+	if (s->size_needed != XSTAT_STRUCT_SIZE)
+		fail_msg("%s %s: returned %lld", how, p, s->size_needed);
+	if (s->mode != f->st.st_mode || s->nlink != f->st.st_nlink ||
+	    s->uid != f->st.st_uid || s->gid != f->st.st_gid ||
+	    s->ino != f->st.st_ino)
+		fail_msg("%s %s: basic fields differ from lstat", how, p);
+
+	if (!(s->mask & XSTAT_REQUEST_GEN) || s->gen != f->o.generation)
+		fail_msg("%s %s: gen %" PRIu64 " (mask %" PRIx64 "), debugfs "
+			 "%u", how, p, s->gen, s->mask, f->o.generation);
+
+	/* i_version as on disk, when the inode has it (Linux creator). */
+	version = version && f->o.has_version;
+	if (!!(s->mask & XSTAT_REQUEST_DATA_VERSION) != version ||
+	    (version && s->data_version != f->o.version))
+		fail_msg("%s %s: data_version %" PRIu64 " (mask %" PRIx64
+			 "), debugfs %" PRIu64, how, p, s->data_version,
+			 s->mask, f->o.version);
+
+	if (!!(s->mask & XSTAT_REQUEST_BTIME) != btime_expected)
+		fail_msg("%s %s: BTIME bit %d, expected %d", how, p,
+			 !!(s->mask & XSTAT_REQUEST_BTIME), btime_expected);
+	if (!btime_expected)
+		return;
+	if (!f->o.has_crtime || s->btime_sec != f->o.crtime_sec ||
+	    s->btime_nsec != f->o.crtime_nsec)
+		fail_msg("%s %s: btime %" PRId64 ".%09" PRIu64 ", debugfs "
+			 "crtime %" PRId64 ".%09u", how, p, s->btime_sec,
+			 s->btime_nsec, f->o.crtime_sec, f->o.crtime_nsec);
+	if (statx_oracle) {
+		assert_int_equal(statx(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW,
+				       STATX_BTIME, &stx), 0);
+		assert_true(stx.stx_mask & STATX_BTIME);
+		if (stx.stx_btime.tv_sec != s->btime_sec ||
+		    stx.stx_btime.tv_nsec != s->btime_nsec)
+			fail_msg("%s %s: btime differs from statx", how, p);
+	}
+}
+
+static void check_all(const char *dev, int btime, int version)
+{
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		assert_int_equal(ext4_oracle_stat(dev, (uint64_t)
+						  files[i].st.st_ino,
+						  &files[i].o), 0);
+		/* The kernel's own view of the generation, too. */
+		if (S_ISREG(files[i].st.st_mode) ||
+		    S_ISDIR(files[i].st.st_mode)) {
+			char out[512];
+			unsigned long gen;
+
+			assert_int_equal(th_run(out, sizeof(out), "lsattr -vd "
+						"'%s'", files[i].path), 0);
+			assert_int_equal(sscanf(out, "%lu", &gen), 1);
+			assert_int_equal(gen, files[i].o.generation);
+		}
+	}
+	observe_in_process();
+	observe_tool("LIBXSTAT_NO_STATX=1", "", offsetof(struct file, fallback));
+	observe_tool("", "\"$top_builddir/tests/seccomp-run\" -e EPERM -s statx --",
+		     offsetof(struct file, sandbox));
+	for (i = 0; i < nfiles; i++) {
+		/* With statx, btime is the kernel's: always when it has it. */
+		check_seen(&files[i], &files[i].in_proc, "xstat()", btime,
+			   version);
+		check_seen(&files[i], &files[i].fallback, "fallback", btime,
+			   version);
+		check_seen(&files[i], &files[i].sandbox, "seccomp", btime,
+			   version);
+	}
+}
+
+static void make_file(const char *path, mode_t mode, uid_t uid, gid_t gid)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "data\n", 5), 5);
+	assert_int_equal(fchown(fd, uid, gid), 0);
+	close(fd);
+}
+
+/* A spread of file types and owners, the last one created unsynced. */
+static void populate(const char *mnt, const struct layout *lay)
+{
+	char path[300], sub[300];
+	int d, i;
+
+	pathf(path, sizeof(path), "%s/file", mnt);
+	make_file(path, 0644, 1234, 5678);
+	pathf(sub, sizeof(sub), "%s/link", mnt);
+	assert_int_equal(link(path, sub), 0);	/* nlink 2 */
+	add_file(path);
+	pathf(path, sizeof(path), "%s/bigids", mnt);
+	make_file(path, 0600, 70000, 80000);	/* needs i_uid_high */
+	add_file(path);
+	pathf(path, sizeof(path), "%s/dir", mnt);
+	assert_int_equal(mkdir(path, 0750), 0);
+	add_file(path);
+	pathf(path, sizeof(path), "%s/sym", mnt);
+	assert_int_equal(symlink("file", path), 0);
+	add_file(path);
+	pathf(path, sizeof(path), "%s/fifo", mnt);
+	assert_int_equal(mkfifo(path, 0640), 0);
+	add_file(path);
+
+	/* Many files in many directories (Orlov spreads the directories). */
+	for (d = 0; d < lay->dirs; d++) {
+		pathf(sub, sizeof(sub), "%s/d%d", mnt, d);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		for (i = 0; i < lay->files; i++) {
+			pathf(path, sizeof(path), "%s/f%d", sub, i);
+			make_file(path, 0644, 0, 0);
+		}
+		/* Sample the last file of some directories. */
+		if (d % 4 == 3 || d == lay->dirs - 1)
+			add_file(path);
+	}
+	pathf(path, sizeof(path), "%s/fresh", mnt);
+	make_file(path, 0644, 0, 0);
+	add_file(path);
+}
+
+static int mounted_opts(struct th_loop *l, const char *mkfs,
+			const char *opts)
+{
+	int ret = th_loop_mount(l, 64, mkfs, opts);
+
+	if (ret)
+		fail_msg("cannot mount an image made by '%s' (%d)", mkfs, ret);
+	return ret;
+}
+
+static int mounted(struct th_loop *l, const char *mkfs)
+{
+	return mounted_opts(l, mkfs, NULL);
+}
+
+/*
+ * The image of the running test: a global, so that the teardown unmounts
+ * and removes it even when an assertion ends the test early.
+ */
+static struct th_loop lp;
+
+static int unmount_image(void **state)
+{
+	(void)state;
+	th_loop_umount(&lp);
+	return 0;
+}
+
+static void test_layouts(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		int before, after;
+
+		print_message("layout: %s\n", layouts[i].mkfs);
+		mounted_opts(&lp, layouts[i].mkfs, layouts[i].opts);
+		nfiles = 0;
+		populate(lp.mnt, &layouts[i]);
+		before = th_count_fds();
+		check_all(lp.dev, layouts[i].btime, !layouts[i].no_version);
+		after = th_count_fds();
+		/* Exactly one fd, for the device, kept for the next calls. */
+		if (after != before + 1)
+			fail_msg("%s: %d fds before probing, %d after",
+				 layouts[i].mkfs, before, after);
+		observe_in_process();
+		assert_int_equal(th_count_fds(), after);
+		th_loop_umount(&lp);
+	}
+}
+
+/* A freed inode number used again: new generation, new crtime. */
+static void test_reuse(void **state)
+{
+	char path[300], path2[300];
+	struct ext4_oracle old;
+	struct stat st;
+
+	(void)state;
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/old", lp.mnt);
+	make_file(path, 0644, 0, 0);
+	nfiles = 0;
+	add_file(path);
+	check_all(lp.dev, 1, 1);
+	old = files[0].o;
+	assert_int_equal(unlink(path), 0);
+
+	pathf(path2, sizeof(path2), "%s/new", lp.mnt);
+	make_file(path2, 0640, 42, 43);
+	assert_int_equal(lstat(path2, &st), 0);
+	assert_int_equal(st.st_ino, files[0].st.st_ino);	/* reused */
+	nfiles = 0;
+	add_file(path2);
+	check_all(lp.dev, 1, 1);
+	assert_int_not_equal(files[0].o.generation, old.generation);
+	assert_int_equal(files[0].in_proc.gen, files[0].o.generation);
+	assert_true(files[0].fallback.btime_sec != old.crtime_sec ||
+		    files[0].fallback.btime_nsec != old.crtime_nsec);
+	th_loop_umount(&lp);
+}
+
+/*
+ * Changes move i_version (a change in a later timestamp tick always
+ * does), and what is read is the current value, without a sync.
+ */
+static void test_changes(void **state)
+{
+	char path[300];
+	uint64_t prev;
+	int k, fd;
+
+	(void)state;
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/changing", lp.mnt);
+	make_file(path, 0644, 0, 0);
+	nfiles = 0;
+	add_file(path);
+	check_all(lp.dev, 1, 1);
+	prev = files[0].in_proc.data_version;
+	for (k = 0; k < 4; k++) {
+		usleep(50000);
+		if (k == 3) {
+			assert_int_equal(chmod(path, 0600), 0);
+		} else {
+			fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+			assert_true(fd >= 0);
+			assert_int_equal(write(fd, "more\n", 5), 5);
+			close(fd);
+		}
+		nfiles = 0;
+		add_file(path);
+		check_all(lp.dev, 1, 1);
+		if (files[0].in_proc.data_version <= prev)
+			fail_msg("data version %" PRIu64 " after a change, "
+				 "was %" PRIu64, files[0].in_proc.data_version,
+				 prev);
+		prev = files[0].in_proc.data_version;
+	}
+	th_loop_umount(&lp);
+}
+
+/*
+ * A copy of the xstat tool and the library that nobody can run: the build
+ * tree may sit in a directory only root can enter.
+ */
+static int copy_tool(const char *dir)
+{
+	const char *top = getenv("top_builddir");
+
+	return th_run(NULL, 0, "set -e; cd '%s'; "
+		      "if [ -x tools/.libs/xstat ]; then "
+		      "cp tools/.libs/xstat '%s/xstat'; "
+		      "cp -L lib/.libs/libxstat.so.1 '%s/'; "
+		      "else cp tools/xstat '%s/xstat'; fi; "
+		      "chmod -R a+rX '%s'", top, dir, dir, dir, dir);
+}
+
+/* Open fds of this process on a loop block device. */
+static int count_loop_fds(void)
+{
+	char link[64], target[256];
+	int fd, n = 0;
+	ssize_t len;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		if (!strncmp(target, "/dev/loop", 9))
+			n++;
+	}
+	return n;
+}
+
+/* The checks as nobody, in a child; its exit status is the verdict. */
+static int as_nobody(const char *path, const char *bindir)
+{
+	struct xstat_parameters p = { ALL_MASK };
+	char out[4096];
+	struct xstat x;
+	struct stat st;
+	int before, i;
+	ssize_t ret;
+
+	/* The parent's cached root fds on the devices came along. */
+	if (count_loop_fds() < 1)
+		return 10;
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		return 2;
+	if (lstat(path, &st))
+		return 3;
+	before = th_count_fds();
+	for (i = 0; i < 3; i++) {
+		memset(&x, 0, sizeof(x));
+		ret = xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x));
+		if (ret != XSTAT_STRUCT_SIZE)
+			return 4;
+		if (x.st_mode != st.st_mode || x.st_uid != st.st_uid ||
+		    x.st_ino != st.st_ino || x.st_nlink != st.st_nlink)
+			return 5;
+		/* No device access: no data version. */
+		if (x.st_result_mask & XSTAT_REQUEST_DATA_VERSION)
+			return 6;
+	}
+	/*
+	 * No fd kept for a refused device.  (It may be one fewer: the
+	 * refusal takes a cache slot and can evict an idle root fd.)
+	 */
+	if (th_count_fds() > before)
+		return 7;
+	/* Not one raw-device fd outlives the privilege drop. */
+	if (count_loop_fds() != 0)
+		return 11;
+	/* The fallback: no btime either, and no error. */
+	if (th_run(out, sizeof(out), "LD_LIBRARY_PATH='%s' LIBXSTAT_NO_STATX=1 "
+		   "'%s/xstat' -j -m 0x%llx '%s'", bindir, bindir,
+		   (unsigned long long)ALL_MASK, path) != 0)
+		return 8;
+	if (!strstr(out, "\"size_needed\":152,") ||
+	    !strstr(out, "\"btime\":null") ||
+	    !strstr(out, "\"data_version\":null"))
+		return 9;
+	return 0;
+}
+
+static void test_unprivileged(void **state)
+{
+	char path[300], dir[300], bindir[310];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	mounted(&lp, "mkfs.ext4 -q -F %s");
+	pathf(path, sizeof(path), "%s/world", lp.mnt);
+	make_file(path, 0644, 0, 0);
+	/* Probe as root first: the child must not reuse the root fd. */
+	nfiles = 0;
+	add_file(path);
+	observe_in_process();
+	assert_true(files[0].in_proc.mask & XSTAT_REQUEST_DATA_VERSION);
+	pathf(dir, sizeof(dir), "%s", lp.mnt);
+	assert_int_equal(chmod(dirname(dir), 0755), 0);
+	pathf(bindir, sizeof(bindir), "%s/bin", dir);
+	assert_int_equal(mkdir(bindir, 0755), 0);
+	assert_int_equal(copy_tool(bindir), 0);
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(as_nobody(path, bindir));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		fail_msg("unprivileged check failed at step %d",
+			 WEXITSTATUS(status));
+	th_loop_umount(&lp);
+}
+
+/*
+ * The device is re-made with another filesystem while its fd is cached:
+ * the prober must notice (the raw inode disagrees, the superblock
+ * changed), reopen, and still answer right, with one fd.
+ */
+static void test_remade_device(void **state)
+{
+	char path[300];
+	int fds;
+
+	(void)state;
+	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -I 128 %s");
+	pathf(path, sizeof(path), "%s/one", lp.mnt);
+	make_file(path, 0644, 0, 0);
+	nfiles = 0;
+	add_file(path);
+	observe_in_process();
+	fds = th_count_fds();
+
+	assert_int_equal(th_run(NULL, 0, "umount '%s'", lp.mnt), 0);
+	assert_int_equal(th_run(NULL, 0, "mkfs.ext4 -q -F -b 4096 %s "
+				">/dev/null 2>&1", lp.dev), 0);
+	assert_int_equal(th_run(NULL, 0, "mount %s '%s'", lp.dev, lp.mnt), 0);
+	pathf(path, sizeof(path), "%s/two", lp.mnt);
+	make_file(path, 0644, 0, 0);
+	nfiles = 0;
+	add_file(path);
+	check_all(lp.dev, 1, 1);
+	assert_int_equal(th_count_fds(), fds);
+	th_loop_umount(&lp);
+}
+
+#define THREADS		8
+#define ROUNDS		20
+
+static int thread_errors;
+
+/* Many threads probe the same device: all answers right, one fd. */
+static void *prober(void *arg)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
+				      XSTAT_REQUEST_DATA_VERSION };
+	struct xstat x;
+	int r, i, bad = 0;
+
+	(void)arg;
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < nfiles; i++) {
+			if (xstat(AT_FDCWD, files[i].path,
+				  AT_SYMLINK_NOFOLLOW, &p, &x, sizeof(x)) !=
+			    XSTAT_STRUCT_SIZE ||
+			    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION) ||
+			    x.st_data_version != files[i].o.version)
+				bad++;
+		}
+	__atomic_add_fetch(&thread_errors, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	pthread_t t[THREADS];
+	char path[300];
+	int i, before;
+
+	(void)state;
+	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s");
+	nfiles = 0;
+	for (i = 0; i < MAX_FILES; i++) {
+		pathf(path, sizeof(path), "%s/t%d", lp.mnt, i);
+		make_file(path, 0644, 0, 0);
+		add_file(path);
+		assert_int_equal(ext4_oracle_stat(lp.dev, (uint64_t)
+						  files[i].st.st_ino,
+						  &files[i].o), 0);
+	}
+	before = th_count_fds();
+	thread_errors = 0;
+	for (i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, prober, NULL), 0);
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(thread_errors, 0);
+	assert_int_equal(th_count_fds(), before + 1);
+	th_loop_umount(&lp);
+}
+
+int main(void)
+{
+	/*
+	 * Order matters for the fd counts: the library caches 16 devices,
+	 * and opening a 17th closes the least recently used idle one.
+	 */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_threads, unmount_image),
+		cmocka_unit_test_teardown(test_layouts, unmount_image),
+		cmocka_unit_test_teardown(test_reuse, unmount_image),
+		cmocka_unit_test_teardown(test_changes, unmount_image),
+		cmocka_unit_test_teardown(test_unprivileged, unmount_image),
+		cmocka_unit_test_teardown(test_remade_device, unmount_image),
+	};
+	struct th_loop l;
+	struct statx stx;
+	int ret;
+
+	th_require_root();
+	if (!ext4_oracle_available() || !getenv("XSTAT_TOOL") ||
+	    !getenv("top_builddir")) {
+		fprintf(stderr, "SKIP: needs debugfs, mkfs.ext4 and the "
+			"test environment\n");
+		return TH_SKIP;
+	}
+	/* Loop devices and ext4 mounts must work here, or skip. */
+	ret = th_loop_mount(&l, 16, "mkfs.ext4 -q -F %s", NULL);
+	if (ret == TH_SKIP) {
+		fprintf(stderr, "SKIP: no loop devices\n");
+		return TH_SKIP;
+	}
+	if (ret)
+		return 1;
+	th_loop_umount(&l);
+	find_tool();
+	statx_oracle = statx(AT_FDCWD, "/", 0, STATX_BTIME, &stx) == 0;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
