@@ -11,7 +11,8 @@
  * itself when the link was not followed).  Any other length, the value 0
  * ("not set") or one outside the NT range leaves the bit cleared.  A FUSE
  * filesystem that does not know the attribute is remembered, so other
- * FUSE filesystems pay one round trip per mount.
+ * FUSE filesystems pay one round trip per mount.  NTFS-3G pays one per
+ * call that asks for the creation time, unless AT_NO_ATTR_SYNC.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +93,12 @@ void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 	uint64_t nt;
 	ssize_t n;
 
-	if (!name || (fsflags & XS_FSF_NO_FSPROBE))
+	/*
+	 * Every read is a server round trip (FUSE caches no xattrs), which
+	 * AT_NO_ATTR_SYNC asks libxstat not to make.
+	 */
+	if (!name || (fsflags & XS_FSF_NO_FSPROBE) ||
+	    (t->flags & AT_NO_ATTR_SYNC))
 		return;
 	fd = open_path(t, st, &close_it);
 	if (fd < 0)
