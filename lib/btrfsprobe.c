@@ -69,7 +69,8 @@ static int search_inode_item(int fd, uint64_t ino, unsigned char *item)
 	struct xs_btrfs_search_args args;
 	struct xs_btrfs_search_header h;
 
-	memset(&args.key, 0, sizeof(args.key));
+	/* The kernel copies in all 4 KiB; give it defined bytes. */
+	memset(&args, 0, sizeof(args));
 	args.key.tree_id = 0;
 	args.key.min_objectid = ino;
 	args.key.max_objectid = ino;
