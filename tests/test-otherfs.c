@@ -89,10 +89,14 @@ static int xfs_io_gen(const char *mnt, uint64_t ino, unsigned long long *gen)
 		      mnt) || sscanf(out, "%llx", gen) != 1 ? -1 : 0;
 }
 
-/* dump-tree's INODE_ITEM of @ino in @tree: generation, sequence, otime. */
-static int dump_tree(const char *dev, uint64_t tree, uint64_t ino,
-		     unsigned long long *gen, unsigned long long *seq,
-		     long long *osec, unsigned long *onsec)
+/*
+ * dump-tree's INODE_ITEM of @ino in @tree: generation, sequence, otime.
+ * It reads the device under the mounted filesystem, so a commit in the
+ * middle can make one read fail: sync and try again.
+ */
+static int dump_tree_once(const char *dev, uint64_t tree, uint64_t ino,
+			  unsigned long long *gen, unsigned long long *seq,
+			  long long *osec, unsigned long *onsec)
 {
 	char out[512];
 
@@ -107,6 +111,21 @@ static int dump_tree(const char *dev, uint64_t tree, uint64_t ino,
 		return -1;
 	return sscanf(out, "%llu %llu %lld.%lu", gen, seq, osec, onsec) == 4 ?
 	       0 : -1;
+}
+
+static int dump_tree(const char *dev, uint64_t tree, uint64_t ino,
+		     unsigned long long *gen, unsigned long long *seq,
+		     long long *osec, unsigned long *onsec)
+{
+	int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		if (!dump_tree_once(dev, tree, ino, gen, seq, osec, onsec))
+			return 0;
+		sync();
+		usleep(200000);
+	}
+	return -1;
 }
 
 static int rootid(const char *path, uint64_t *id)
