@@ -1,0 +1,134 @@
+#!/bin/sh
+# The man pages lint clean (mandoc -T lint at warning level, groff -ww,
+# man -l at 80 columns), and document what the header and code define:
+# every function has a page, every request bit and flag is in xstat(3),
+# every errno the entry points set themselves is in its ERRORS.
+set -u
+: "${top_srcdir:?}"
+
+if ! command -v mandoc >/dev/null 2>&1; then
+	echo "SKIP: mandoc is not installed"
+	exit 77
+fi
+
+man=$top_srcdir/man
+header=$top_srcdir/include/xstat.h
+status=0
+
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+
+pages=$(cd "$man" && ls man1/*.1 man3/*.3 man7/*.7)
+[ -n "$pages" ] || fail "no man pages under $man"
+
+for p in $pages; do
+	out=$(cd "$man" && mandoc -T lint -W warning "$p" 2>&1)
+	[ -z "$out" ] || fail "mandoc -T lint $p:
+$out"
+	if command -v groff >/dev/null 2>&1; then
+		out=$(cd "$man" && groff -t -man -ww -z "$p" 2>&1)
+		[ -z "$out" ] || fail "groff -ww $p:
+$out"
+	fi
+	if command -v man >/dev/null 2>&1; then
+		text=$(cd "$man" && MANWIDTH=80 man --warnings -l "$p" \
+			2>"${TMPDIR:-/tmp}/xstat-man.$$")
+		out=$(cat "${TMPDIR:-/tmp}/xstat-man.$$")
+		rm -f "${TMPDIR:-/tmp}/xstat-man.$$"
+		[ -z "$out" ] || fail "man -l $p:
+$out"
+		echo "$text" | grep -q '^NAME' || fail "man -l $p: no NAME"
+	fi
+done
+
+# Sections every page must have (man-pages(7) order is checked by mandoc).
+for p in $(cd "$man" && ls man3/*.3); do
+	for s in NAME SYNOPSIS DESCRIPTION "RETURN VALUE" EXAMPLES "SEE ALSO"; do
+		grep -q "^\.SH \"*$s\"*\$" "$man/$p" || fail "$p: no $s section"
+	done
+done
+for p in man3/xstat.3 man3/fxstat.3; do
+	grep -q '^\.SH ERRORS$' "$man/$p" || fail "$p: no ERRORS section"
+done
+grep -q '^\.SH NOTES$' "$man/man3/xstat.3" || fail "xstat.3: no NOTES"
+grep -q '^\.BR statx (2)' "$man/man3/xstat.3" || fail "xstat.3: no statx(2)"
+grep -q '^\.BR stat (2)' "$man/man3/xstat.3" || fail "xstat.3: no stat(2)"
+
+# Every public function has a page of its own.
+funcs=$(sed -n 's/^[a-z_][a-z_0-9 ]*[ *]\([a-z_][a-z_0-9]*\)(.*/\1/p' \
+	"$header")
+[ -n "$funcs" ] || fail "no functions found in $header"
+for f in $funcs; do
+	[ -f "$man/man3/$f.3" ] || fail "$f: no man3/$f.3"
+done
+
+# Every request bit and flag macro of the header is in xstat(3) with the
+# header's value.
+sed -n 's/^#define[ 	]\{1,\}\(XSTAT_REQUEST_[A-Z_]*\)[ 	]\{1,\}\(0x[0-9a-fA-F]*\).*/\1 \2/p' \
+	"$header" >"${TMPDIR:-/tmp}/xstat-man-bits.$$"
+[ -s "${TMPDIR:-/tmp}/xstat-man-bits.$$" ] || fail "no XSTAT_REQUEST_* in $header"
+while read -r m hv; do
+	hv=$(printf '0x%x' "$hv")
+	mv=$(sed -n "s/^\.BR $m \" (\(0x[0-9a-f]*\))\"\$/\1/p" \
+		"$man/man3/xstat.3")
+	[ "$hv" = "$mv" ] || fail "xstat.3: $m is '$mv', the header says '$hv'"
+done <"${TMPDIR:-/tmp}/xstat-man-bits.$$"
+rm -f "${TMPDIR:-/tmp}/xstat-man-bits.$$"
+for m in AT_SYMLINK_NOFOLLOW AT_NO_AUTOMOUNT AT_EMPTY_PATH \
+	AT_FORCE_ATTR_SYNC AT_NO_ATTR_SYNC; do
+	hv=$(sed -n "s/^#define[ 	]\{1,\}${m}[ 	]\{1,\}\(0x[0-9a-f]*\).*/\1/p" \
+		"$header")
+	mv=$(sed -n "s/^\.BR $m \" (\(0x[0-9a-f]*\))\"\$/\1/p" \
+		"$man/man3/xstat.3")
+	if [ -z "$hv" ] || [ "$hv" != "$mv" ]; then
+		fail "xstat.3: $m is '$mv', the header says '$hv'"
+	fi
+done
+
+# The XSTAT_ATTR_* values are given as ".B NAME" then "(VALUE)...".
+sed -n 's/^#define[ 	]\{1,\}\(XSTAT_ATTR_[A-Z_]*\)[ 	]\{1,\}\(0x[0-9a-fA-F]*\).*/\1 \2/p' \
+	"$header" >"${TMPDIR:-/tmp}/xstat-man-attrs.$$"
+while read -r m hv; do
+	hv=$(printf '0x%x' "$hv")
+	mv=$(awk -v m="$m" 'prev == ".B " m { sub(/^\(/, ""); sub(/\).*/, "");
+		print } { prev = $0 }' "$man/man3/xstat.3")
+	[ "$hv" = "$mv" ] || fail "xstat.3: $m is '$mv', the header says '$hv'"
+done <"${TMPDIR:-/tmp}/xstat-man-attrs.$$"
+rm -f "${TMPDIR:-/tmp}/xstat-man-attrs.$$"
+
+# Every errno the entry points set themselves is documented.
+errs=$(sed -n 's/.*fail(\(E[A-Z]*\)).*/\1/p' "$top_srcdir/lib/xstat.c" |
+	sort -u)
+[ -n "$errs" ] || fail "no fail(E...) found in lib/xstat.c"
+errors=$(sed -n '/^\.SH ERRORS/,/^\.SH /p' "$man/man3/xstat.3")
+for e in $errs; do
+	echo "$errors" | grep -q "^\.B $e\$" || fail "xstat.3 ERRORS: no $e"
+done
+
+# Every option of the xstat tool is in xstat(1).
+tool=$top_srcdir/tools/xstat.c
+longs=$(sed -n 's/^[ 	]*{ "\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$tool")
+shorts=$(sed -n 's/.*getopt_long([^"]*"\([A-Za-z:]*\)".*/\1/p' "$tool" |
+	tr -d :)
+if [ -z "$longs" ] || [ -z "$shorts" ]; then
+	fail "no options found in $tool"
+fi
+page1=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man/man1/xstat.1")
+for o in $longs; do
+	o=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	printf '%s\n' "$page1" | grep -q "\\\\-\\\\-$o\\>" ||
+		fail "xstat.1: no option --$o"
+done
+for o in $(printf '%s' "$shorts" | sed 's/./& /g'); do
+	printf '%s\n' "$page1" | grep -q "^\.B[IR]* \\\\-$o\\>" ||
+		fail "xstat.1: no option -$o"
+done
+
+# The pages are installed: listed in man/man.am.
+for p in $pages; do
+	grep -q "man/$p" "$man/man.am" || fail "$p is not in man/man.am"
+done
+
+exit $status
