@@ -3,7 +3,8 @@
  * The only code that knows the public layout: struct xstat and the extra
  * results after it.  Builds the whole result, then copies min(buflen, size)
  * bytes: a short buffer gets a partial result, and the return value says
- * how much room the whole needs.
+ * how much room the whole needs.  This runs on every call: a buffer with
+ * room for a result without extras is written directly.
  */
 #include <string.h>
 #include "internal.h"
@@ -42,32 +43,38 @@ static void put_time(struct xstat_time *out, const struct xs_time *in)
 	out->tv_nsec = in->nsec;
 }
 
+/* Every byte of struct xstat is written below: it must have no padding. */
+_Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
+	       "struct xstat has no holes");
+
+/* Write all of *x; fields not obtained are zero. */
 static void put_fixed(struct xstat *x, const struct xs_stat *st)
 {
+	static const struct xs_time zero_time;
+	uint64_t mask = st->mask;
+	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
+
 	x->st_mode = st->mode;
 	x->st_nlink = st->nlink;
 	x->st_uid = st->uid;
 	x->st_gid = st->gid;
-	if (st->mask & XSTAT_REQUEST_RDEV) {
-		x->st_rdev.major = st->rdev_major;
-		x->st_rdev.minor = st->rdev_minor;
-	}
+	x->st_rdev.major = rdev ? st->rdev_major : 0;
+	x->st_rdev.minor = rdev ? st->rdev_minor : 0;
 	x->st_dev.major = st->dev_major;
 	x->st_dev.minor = st->dev_minor;
 	put_time(&x->st_atim, &st->atime);
 	put_time(&x->st_mtim, &st->mtime);
 	put_time(&x->st_ctim, &st->ctime);
-	if (st->mask & XSTAT_REQUEST_BTIME)
-		put_time(&x->st_btim, &st->btime);
+	put_time(&x->st_btim, (mask & XSTAT_REQUEST_BTIME) ? &st->btime
+							    : &zero_time);
 	x->st_ino = st->ino;
 	x->st_size = st->size;
 	x->st_blksize = st->blksize;
 	x->st_blocks = st->blocks;
-	if (st->mask & XSTAT_REQUEST_GEN)
-		x->st_gen = st->gen;
-	if (st->mask & XSTAT_REQUEST_DATA_VERSION)
-		x->st_data_version = st->data_version;
-	x->st_result_mask = st->mask;
+	x->st_gen = (mask & XSTAT_REQUEST_GEN) ? st->gen : 0;
+	x->st_data_version = (mask & XSTAT_REQUEST_DATA_VERSION) ?
+			     st->data_version : 0;
+	x->st_result_mask = mask;
 }
 
 /* Write the payload of extra result @bit at @p (zeroed, large enough). */
@@ -118,8 +125,10 @@ static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st)
 	}
 }
 
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
+/* Build the whole result in a staging buffer and copy what fits. */
+static __attribute__((noinline))
+ssize_t copyout_staged(const struct xs_stat *st, struct xstat *buffer,
+		       size_t buflen)
 {
 	union {
 		struct xstat	x;
@@ -127,8 +136,6 @@ ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 	} out;
 	size_t size = sizeof(struct xstat), i;
 
-	(void)request;	/* st->mask already holds only requested extras */
-	memset(&out.x, 0, sizeof(out.x));
 	put_fixed(&out.x, st);
 	if (st->mask & XS_EXTRAS) {
 		for (i = 0; i < NR_EXTRAS; i++) {
@@ -143,6 +150,22 @@ ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 	if (buflen)
 		memcpy(buffer, out.bytes, buflen < size ? buflen : size);
 	return (ssize_t)size;
+}
+
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen)
+{
+	(void)request;	/* st->mask already holds only requested extras */
+	/*
+	 * The usual case, no extra results and room for the whole: write
+	 * the caller's buffer directly, with no staging copy (and none of
+	 * the staging path's stack frame).
+	 */
+	if (!(st->mask & XS_EXTRAS) && buflen >= sizeof(struct xstat)) {
+		put_fixed(buffer, st);
+		return (ssize_t)sizeof(struct xstat);
+	}
+	return copyout_staged(st, buffer, buflen);
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,

@@ -2,49 +2,75 @@
 /*
  * Request/result mask translation between the xstat patch's bits and
  * statx(2)'s.  The low bits differ (xstat has one MODE bit where statx has
- * TYPE and MODE, and an RDEV bit statx lacks); ATIME..BTIME are equal.
+ * TYPE and MODE, and an RDEV bit statx lacks); ATIME..BTIME are equal:
+ *
+ *	XSTAT_REQUEST_*			STATX_*
+ *	MODE		0x00001		TYPE | MODE	0x00003
+ *	NLINK, UID, GID	0x00002..8	NLINK, UID, GID	0x00004..0x10	<< 1
+ *	RDEV		0x00010		-
+ *	ATIME..BTIME	0x00020..0x800	ATIME..BTIME	0x00020..0x800
+ *	GEN, DATA_VERSION		-
+ *	MNT_ID		0x04000		MNT_ID | MNT_ID_UNIQUE	(either)
+ *	ATTRIBUTES	0x08000		- (statx always returns them)
+ *	DIOALIGN	0x10000		DIOALIGN	0x02000		>> 3
+ *	SUBVOL, WRITE_ATOMIC,		SUBVOL, WRITE_ATOMIC,
+ *	DIO_READ_ALIGN	0x20000..8000	DIO_READ_ALIGN	0x08000..20000	>> 2
+ *
+ * This runs twice on every call, so it is shifts and masks rather than a
+ * loop over a table; the asserts below hold the layout it relies on.
  */
 #include "internal.h"
 #include "syscall.h"
 
-static const struct {
-	uint64_t	xstat;
-	uint32_t	statx;
-	int		any;	/* from statx: any one of the bits will do */
-} mask_map[] = {
-	{ XSTAT_REQUEST_MODE, XS_STATX_TYPE | XS_STATX_MODE, 0 },
-	{ XSTAT_REQUEST_NLINK, XS_STATX_NLINK, 0 },
-	{ XSTAT_REQUEST_UID, XS_STATX_UID, 0 },
-	{ XSTAT_REQUEST_GID, XS_STATX_GID, 0 },
-	{ XSTAT_REQUEST_ATIME, XS_STATX_ATIME, 0 },
-	{ XSTAT_REQUEST_MTIME, XS_STATX_MTIME, 0 },
-	{ XSTAT_REQUEST_CTIME, XS_STATX_CTIME, 0 },
-	{ XSTAT_REQUEST_INO, XS_STATX_INO, 0 },
-	{ XSTAT_REQUEST_SIZE, XS_STATX_SIZE, 0 },
-	{ XSTAT_REQUEST_BLOCKS, XS_STATX_BLOCKS, 0 },
-	{ XSTAT_REQUEST_BTIME, XS_STATX_BTIME, 0 },
-	/* Extra results.  The unique mount ID replaces the old one. */
-	{ XSTAT_REQUEST_MNT_ID, XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE, 1 },
-	{ XSTAT_REQUEST_DIOALIGN, XS_STATX_DIOALIGN, 0 },
-	{ XSTAT_REQUEST_SUBVOL, XS_STATX_SUBVOL, 0 },
-	{ XSTAT_REQUEST_WRITE_ATOMIC, XS_STATX_WRITE_ATOMIC, 0 },
-	{ XSTAT_REQUEST_DIO_READ_ALIGN, XS_STATX_DIO_READ_ALIGN, 0 },
-	/*
-	 * RDEV, GEN and DATA_VERSION have no statx bit; ATTRIBUTES neither:
-	 * statx always returns them.
-	 */
-};
+/* Bits equal in both masks. */
+#define SAME_BITS	(XSTAT_REQUEST_ATIME | XSTAT_REQUEST_MTIME | \
+			 XSTAT_REQUEST_CTIME | XSTAT_REQUEST_INO | \
+			 XSTAT_REQUEST_SIZE | XSTAT_REQUEST_BLOCKS | \
+			 XSTAT_REQUEST_BTIME)
+/* xstat bits one place below their statx bits. */
+#define UP1_BITS	(XSTAT_REQUEST_NLINK | XSTAT_REQUEST_UID | \
+			 XSTAT_REQUEST_GID)
+/* xstat bits three and two places above their statx bits. */
+#define DOWN3_BITS	XSTAT_REQUEST_DIOALIGN
+#define DOWN2_BITS	(XSTAT_REQUEST_SUBVOL | XSTAT_REQUEST_WRITE_ATOMIC | \
+			 XSTAT_REQUEST_DIO_READ_ALIGN)
+#define STATX_MODE_BITS	(XS_STATX_TYPE | XS_STATX_MODE)
+#define STATX_MNT_BITS	(XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE)
 
-#define MASK_MAP_LEN (sizeof(mask_map) / sizeof(mask_map[0]))
+_Static_assert(XSTAT_REQUEST_ATIME == XS_STATX_ATIME &&
+	       XSTAT_REQUEST_MTIME == XS_STATX_MTIME &&
+	       XSTAT_REQUEST_CTIME == XS_STATX_CTIME &&
+	       XSTAT_REQUEST_INO == XS_STATX_INO &&
+	       XSTAT_REQUEST_SIZE == XS_STATX_SIZE &&
+	       XSTAT_REQUEST_BLOCKS == XS_STATX_BLOCKS &&
+	       XSTAT_REQUEST_BTIME == XS_STATX_BTIME, "equal bits");
+_Static_assert(XSTAT_REQUEST_NLINK << 1 == XS_STATX_NLINK &&
+	       XSTAT_REQUEST_UID << 1 == XS_STATX_UID &&
+	       XSTAT_REQUEST_GID << 1 == XS_STATX_GID, "bits << 1");
+_Static_assert(XSTAT_REQUEST_DIOALIGN >> 3 == XS_STATX_DIOALIGN, "bit >> 3");
+_Static_assert(XSTAT_REQUEST_SUBVOL >> 2 == XS_STATX_SUBVOL &&
+	       XSTAT_REQUEST_WRITE_ATOMIC >> 2 == XS_STATX_WRITE_ATOMIC &&
+	       XSTAT_REQUEST_DIO_READ_ALIGN >> 2 == XS_STATX_DIO_READ_ALIGN,
+	       "bits >> 2");
+/* Every statx bit has one source: the groups do not overlap. */
+_Static_assert(((SAME_BITS ^ UP1_BITS << 1 ^ DOWN3_BITS >> 3 ^
+		 DOWN2_BITS >> 2 ^ STATX_MODE_BITS ^ STATX_MNT_BITS) ==
+		(SAME_BITS | UP1_BITS << 1 | DOWN3_BITS >> 3 |
+		 DOWN2_BITS >> 2 | STATX_MODE_BITS | STATX_MNT_BITS)),
+	       "groups apart");
 
 uint32_t xs_mask_to_statx(uint64_t request)
 {
-	uint32_t out = 0;
-	size_t i;
+	uint32_t out;
 
-	for (i = 0; i < MASK_MAP_LEN; i++)
-		if (request & mask_map[i].xstat)
-			out |= mask_map[i].statx;
+	out = (uint32_t)(request & SAME_BITS) |
+	      (uint32_t)(request & UP1_BITS) << 1 |
+	      (uint32_t)((request & DOWN3_BITS) >> 3) |
+	      (uint32_t)((request & DOWN2_BITS) >> 2);
+	if (request & XSTAT_REQUEST_MODE)
+		out |= STATX_MODE_BITS;
+	if (request & XSTAT_REQUEST_MNT_ID)
+		out |= STATX_MNT_BITS;
 	return out;
 }
 
@@ -54,14 +80,13 @@ uint32_t xs_mask_to_statx(uint64_t request)
  */
 uint64_t xs_mask_from_statx(uint32_t stx_mask)
 {
-	uint64_t out = 0;
-	size_t i;
+	uint64_t m = stx_mask, out;
 
-	for (i = 0; i < MASK_MAP_LEN; i++) {
-		uint32_t got = stx_mask & mask_map[i].statx;
-
-		if (mask_map[i].any ? got != 0 : got == mask_map[i].statx)
-			out |= mask_map[i].xstat;
-	}
+	out = (m & SAME_BITS) | (m >> 1 & UP1_BITS) |
+	      (m << 3 & DOWN3_BITS) | (m << 2 & DOWN2_BITS);
+	if ((stx_mask & STATX_MODE_BITS) == STATX_MODE_BITS)
+		out |= XSTAT_REQUEST_MODE;
+	if (stx_mask & STATX_MNT_BITS)
+		out |= XSTAT_REQUEST_MNT_ID;
 	return out;
 }

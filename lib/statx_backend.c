@@ -75,7 +75,7 @@ static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
 	t->nsec = s->tv_nsec;
 }
 
-static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
 {
 	st->mnt_id = sx->stx_mnt_id;
 	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
@@ -86,6 +86,10 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	if (sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE))
 		st->mnt_tag = (uint32_t)(((st->mnt_id + st->mnt_id_unique) *
 					  0x9E3779B97F4A7C15ULL) >> 40) | 1;
+}
+
+static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
+{
 	/* statx always answers for attributes; the mask says which. */
 	st->attributes = sx->stx_attributes;
 	st->attributes_mask = sx->stx_attributes_mask;
@@ -100,7 +104,8 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
 }
 
-static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
+static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			    uint64_t request)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
 	st->mode = sx->stx_mode;
@@ -118,7 +123,10 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx)
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
 		fill_time(&st->btime, &sx->stx_btime);
-	fill_extras(st, sx);
+	fill_mount(st, sx);
+	/* Unrequested extras are dropped by the caller: skip the copying. */
+	if (request & XS_EXTRAS)
+		fill_extras(st, sx);
 	/* Class (2): rdev only for device nodes, whose type must be known. */
 	if ((st->mask & XSTAT_REQUEST_MODE) &&
 	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {
@@ -133,10 +141,13 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 {
 #ifdef XS_NR_statx
 	struct xs_statx sx;
-	int state = xs_backend_current();
+	int state = __atomic_load_n(&backend_state, __ATOMIC_RELAXED);
 	long ret;
 	int err;
 
+	/* Decided after the first call: no function call per call then. */
+	if (state == XS_BACKEND_UNKNOWN)
+		state = xs_backend_current();
 	if (state == XS_BACKEND_FALLBACK)
 		return -ENOSYS;
 
@@ -147,7 +158,7 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 	if (ret == 0) {
 		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);
-		fill_from_statx(st, &sx);
+		fill_from_statx(st, &sx, request);
 		return 0;
 	}
 

@@ -18,7 +18,9 @@ static ssize_t fail(int err)
 	return -1;
 }
 
-static ssize_t do_xstat(const struct xs_target *t,
+/* Inlined into both entry points: one call less on every call. */
+static inline __attribute__((always_inline))
+ssize_t do_xstat(const struct xs_target *t,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
