@@ -64,8 +64,9 @@ static int same_time(const struct xs_time *a, const struct xs_time *b)
 }
 
 /* Copies the inode item of @ino (XS_BTRFS_INODE_ITEM_SIZE bytes). */
-static int search_inode_item(int fd, uint64_t ino, unsigned char *item)
+static int search_inode_item(int fd, uint64_t ino, void *out)
 {
+	unsigned char *item = out;
 	struct xs_btrfs_search_args args;
 	struct xs_btrfs_search_header h;
 
@@ -99,27 +100,12 @@ void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 {
 	unsigned char item[XS_BTRFS_INODE_ITEM_SIZE];
 	struct xs_time otime, ctime, mtime;
-	int close_it, fd, ret;
 	uint64_t gen;
 
 	want &= XS_CLASS3;
 	if (!want || (fsflags & (XS_FSF_PRIV_REFUSED | XS_FSF_NO_FSPROBE)))
 		return;
-	fd = xs_open_fs_fd(t, st, &close_it);
-	if (fd < 0)
-		return;
-	ret = search_inode_item(fd, st->ino, item);
-	if (close_it)
-		close(fd);
-	if (ret == -EPERM || ret == -EACCES) {
-		xs_fs_set_flag(st, XS_FSF_PRIV_REFUSED);
-		return;
-	}
-	if (ret == -ENOTTY || ret == -EOPNOTSUPP || ret == -ENOSYS) {
-		xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
-		return;
-	}
-	if (ret)
+	if (xs_fs_query(t, st, search_inode_item, item))
 		return;
 
 	gen = le64(item + XS_BTRFS_II_GENERATION);

@@ -74,3 +74,26 @@ int xs_open_fs_fd(const struct xs_target *t, const struct xs_stat *st,
 		*close_it = 1;
 	return fd;
 }
+
+/*
+ * Run @query on a descriptor of @st's filesystem (or subvolume), and
+ * remember for the device the answers that will not change: no privilege,
+ * or no such ioctl here.
+ */
+int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
+		int (*query)(int fd, uint64_t ino, void *out), void *out)
+{
+	int close_it, fd, ret;
+
+	fd = xs_open_fs_fd(t, st, &close_it);
+	if (fd < 0)
+		return fd;
+	ret = query(fd, st->ino, out);
+	if (close_it)
+		close(fd);
+	if (ret == -EPERM || ret == -EACCES)
+		xs_fs_set_flag(st, XS_FSF_PRIV_REFUSED);
+	else if (ret == -ENOTTY || ret == -EOPNOTSUPP || ret == -ENOSYS)
+		xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
+	return ret;
+}

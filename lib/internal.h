@@ -151,6 +151,8 @@ int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
 /* fsprobefd.c: an fd on the file's filesystem (btrfs: subvolume). */
 int xs_open_fs_fd(const struct xs_target *t, const struct xs_stat *st,
 		  int *close_it);
+int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
+		int (*query)(int fd, uint64_t ino, void *out), void *out);
 
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,

@@ -20,8 +20,10 @@
 #include "internal.h"
 #include "fsprobe_uapi.h"
 
-static int bulkstat_one(int fd, uint64_t ino, struct xs_xfs_bulkstat_one *req)
+static int bulkstat_one(int fd, uint64_t ino, void *out)
 {
+	struct xs_xfs_bulkstat_one *req = out;
+
 	memset(req, 0, sizeof(*req));
 	req->hdr.ino = ino;
 	req->hdr.icount = 1;
@@ -37,26 +39,11 @@ void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
 {
 	struct xs_xfs_bulkstat_one req;
 	const struct xs_xfs_bulkstat *bs = &req.bs[0];
-	int close_it, fd, ret;
 
 	want &= XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN;
 	if (!want || (fsflags & (XS_FSF_PRIV_REFUSED | XS_FSF_NO_FSPROBE)))
 		return;
-	fd = xs_open_fs_fd(t, st, &close_it);
-	if (fd < 0)
-		return;
-	ret = bulkstat_one(fd, st->ino, &req);
-	if (close_it)
-		close(fd);
-	if (ret == -EPERM || ret == -EACCES) {
-		xs_fs_set_flag(st, XS_FSF_PRIV_REFUSED);
-		return;
-	}
-	if (ret == -ENOTTY || ret == -EOPNOTSUPP || ret == -ENOSYS) {
-		xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
-		return;
-	}
-	if (ret)
+	if (xs_fs_query(t, st, bulkstat_one, &req))
 		return;
 	if (bs->bs_ino != st->ino ||
 	    bs->bs_version != XS_XFS_BULKSTAT_VERSION_V5 ||
