@@ -123,7 +123,6 @@ static void check_special_files(const char *dir, int ext4_dev_known,
 {
 	char link[PATH_MAX], fifo[PATH_MAX], node[PATH_MAX], target[PATH_MAX];
 	unsigned long long gl, gt, gf, gn;
-	struct stat sb;
 
 	snprintf(target, sizeof(target), "%s/target", dir);
 	snprintf(link, sizeof(link), "%s/link", dir);
