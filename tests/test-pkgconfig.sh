@@ -11,6 +11,13 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 	exit 77
 fi
 cc=${CC:-cc}
+case " ${BUILD_CFLAGS:-} " in
+*-fsanitize=*)
+	# A plain consumer cannot link a library built with sanitizers.
+	echo "SKIP: this build of the library is instrumented (sanitizers)"
+	exit 77
+	;;
+esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-pkgconfig.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
