@@ -382,10 +382,13 @@ static void corrupt_image(const char *mkfs)
 	}
 	if (s.inode_size > 128) {
 		static const uint16_t bad[] = { 0xFFFF, 2, 33, 0 };
+		static const char *const names[] = {
+			"i_extra_isize 0xFFFF", "i_extra_isize 2",
+			"i_extra_isize 33", "i_extra_isize 0" };
 
 		for (i = 0; i < 4; i++) {
 			c = &cs[n++];
-			*c = (struct corruption){ "i_extra_isize", ioff + 0x80,
+			*c = (struct corruption){ names[i], ioff + 0x80,
 						  { (uint8_t)bad[i],
 						    (uint8_t)(bad[i] >> 8) },
 						  2, 0, 0 };
@@ -562,6 +565,13 @@ static void test_stale(void **state)
 	if (err)
 		fail_msg("image b: %s", err);
 
+	/* Back: A's values, none of B's. */
+	switch_to("a");
+	observe_files(stale_mnt, 1);
+	err = probe_all(ALL_PROBED, 0, 1, &n);
+	if (err)
+		fail_msg("image a again: %s", err);
+
 	if (have_xfs) {
 		/* Nothing from ext4: BTIME cleared or statx's, no version. */
 		switch_to("c");
@@ -573,11 +583,16 @@ static void test_stale(void **state)
 		print_message("no mkfs.xfs: XFS step not run\n");
 	}
 
+	/*
+	 * ext4 once more after XFS: the prober remembers for 30 s that the
+	 * device held no ext4 superblock, so the fields may be cleared for
+	 * now; if given they must be A's.
+	 */
 	switch_to("a");
 	observe_files(stale_mnt, 1);
-	err = probe_all(ALL_PROBED, 0, 1, &n);
+	err = probe_all(0, 0, 1, &n);
 	if (err)
-		fail_msg("image a again: %s", err);
+		fail_msg("image a after xfs: %s", err);
 }
 
 int main(void)
