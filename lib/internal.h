@@ -94,6 +94,8 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 /* fscache.c: per-st_dev facts, lock-free. */
 #define XS_FSF_NO_GETVERSION	0x1	/* FS_IOC_GETVERSION unsupported */
 #define XS_FSF_PROBE_REFUSED	0x2	/* raw device cannot be read */
+#define XS_FSF_PRIV_REFUSED	0x10	/* xfs/btrfs probe ioctl: EPERM */
+#define XS_FSF_NO_FSPROBE	0x20	/* no probe ioctl / btime xattr here */
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags);
 uint32_t xs_fs_magic_refresh(const struct xs_target *t,
@@ -129,6 +131,28 @@ int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
  * can be trusted.  Never fails: what cannot be had stays cleared.
  */
 void xs_ext4_probe(uint64_t want, struct xs_stat *st);
+
+/*
+ * Probes of other filesystems, same contract as the ext4 one: add what
+ * @want asks and can be trusted, else leave it cleared; never fail.
+ * @fsflags are xs_fs_magic()'s.
+ * xfsprobe.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
+ * btrfsprobe.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
+ * (CAP_SYS_ADMIN).  xattrbtime.c: BTIME from the NTFS-3G (FUSE) or CIFS
+ * creation-time xattr, and the NT time conversion (-ERANGE if invalid).
+ */
+void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
+		  struct xs_stat *st);
+void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
+		    uint32_t fsflags, struct xs_stat *st);
+void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
+		    uint32_t fsflags, struct xs_stat *st);
+int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
+/* fsprobefd.c: an fd on the file's filesystem (btrfs: subvolume). */
+int xs_open_fs_fd(const struct xs_target *t, const struct xs_stat *st,
+		  int *close_it);
+int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
+		int (*query)(int fd, uint64_t ino, void *out), void *out);
 
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,

@@ -66,6 +66,25 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	if (magic == XS_EXT4_SUPER_MAGIC &&
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(want, st);
+
+	/* Other filesystems: see xfsprobe.c, btrfsprobe.c, xattrbtime.c. */
+	want &= ~st->mask;
+	if (!want)
+		return;
+	switch (magic) {
+	case XS_XFS_SUPER_MAGIC:
+		xs_xfs_probe(t, want, fsflags, st);
+		break;
+	case XS_BTRFS_SUPER_MAGIC:
+		xs_btrfs_probe(t, want, fsflags, st);
+		break;
+	case 0x65735546:	/* FUSE: NTFS-3G */
+	case 0xFF534D42:	/* CIFS */
+	case 0xFE534D42:	/* SMB2 */
+		if (want & XSTAT_REQUEST_BTIME)
+			xs_xattr_btime(t, magic, fsflags, st);
+		break;
+	}
 }
 
 /* Extra results statx did not give (or could not: no statx). */

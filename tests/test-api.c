@@ -22,7 +22,6 @@
 #include "testhelp.h"
 
 static char dir[PATH_MAX], reg[PATH_MAX];
-static int fds_before;
 
 #define ALLOWED_XSTAT	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
 			 AT_EMPTY_PATH | AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
@@ -247,43 +246,25 @@ static void test_eacces(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	fds_before = th_count_fds();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	int now = th_count_fds();
-
-	(void)state;
-	if (now != fds_before) {
-		print_error("fd leak: %d before, %d after\n", fds_before, now);
-		return -1;
-	}
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_unknown_flags, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_null_pointers, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_buffer_rule, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_flags,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_null_pointers,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_buffer_rule,
+			th_fds_setup, th_fds_teardown),
 		cmocka_unit_test_setup_teardown(test_undefined_request_bits,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_errors, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_fxstat_errors, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_empty_path, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_eacces, setup, teardown),
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_errors,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_fxstat_errors,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_empty_path,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_eacces,
+			th_fds_setup, th_fds_teardown),
 	};
 	int fd, ret;
 

@@ -43,7 +43,6 @@ struct fixture {
 static struct fixture fx[F_COUNT];
 static char tmpdir[PATH_MAX];
 static int blocked;		/* errno statx is blocked with, or 0 */
-static int fds_before;
 
 static void find_block_device(char *out, size_t len)
 {
@@ -320,27 +319,6 @@ static void test_params_null(void **state)
 	check_against_oracles(f, &a, XSTAT_REQUEST__EXTENDED_STATS);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	fds_before = th_count_fds();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	int now = th_count_fds();
-
-	(void)state;
-	/* No descriptor may leak on any path. */
-	if (now != fds_before) {
-		print_error("fd leak: %d open before, %d after\n", fds_before,
-			    now);
-		return -1;
-	}
-	return 0;
-}
-
 int main(void)
 {
 	struct CMUnitTest tests[F_COUNT + 1];
@@ -360,12 +338,12 @@ int main(void)
 			print_message("no %s on this machine\n", fx[i].name);
 			continue;
 		}
-		tests[n] = (struct CMUnitTest){ fx[i].name, run_type, setup,
-			teardown, &fx[i] };
+		tests[n] = (struct CMUnitTest){ fx[i].name, run_type,
+			th_fds_setup, th_fds_teardown, &fx[i] };
 		n++;
 	}
 	tests[n++] = (struct CMUnitTest){ "params NULL", test_params_null,
-		setup, teardown, NULL };
+		th_fds_setup, th_fds_teardown, NULL };
 	ret = _cmocka_run_group_tests("filetypes", tests, (size_t)n, NULL,
 				      NULL);
 	th_rmrf(tmpdir);

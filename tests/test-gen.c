@@ -28,7 +28,6 @@
 #define TMPFS_MAGIC	0x01021994
 #define EXT4_MAGIC	0xEF53
 
-static int fds_before;
 
 static int gen_of(const char *path, unsigned flags, unsigned long long *gen)
 {
@@ -95,6 +94,24 @@ static void check_against_lsattr(const char *dir)
 	}
 }
 
+/* The generation debugfs reads from the raw inode of @path on @dev. */
+static unsigned long long debugfs_gen(const char *path, const char *dev)
+{
+	char out[4096];
+	unsigned long long g;
+	const char *p;
+	struct stat sb;
+
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_int_equal(th_run(out, sizeof(out),
+		"debugfs -R 'stat <%llu>' %s 2>/dev/null",
+		(unsigned long long)sb.st_ino, dev), 0);
+	p = strstr(out, "Generation:");
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "Generation: %llu", &g), 1);
+	return g;
+}
+
 /*
  * A symlink, a FIFO and a device node have a generation too, from the
  * file handle.  A symlink's is its own, not its target's: check it with
@@ -106,7 +123,6 @@ static void check_special_files(const char *dir, int ext4_dev_known,
 {
 	char link[PATH_MAX], fifo[PATH_MAX], node[PATH_MAX], target[PATH_MAX];
 	unsigned long long gl, gt, gf, gn;
-	struct stat sb;
 
 	snprintf(target, sizeof(target), "%s/target", dir);
 	snprintf(link, sizeof(link), "%s/link", dir);
@@ -127,26 +143,8 @@ static void check_special_files(const char *dir, int ext4_dev_known,
 		assert_true(gen_of(node, AT_SYMLINK_NOFOLLOW, &gn));
 
 	if (ext4_dev_known) {
-		char out[4096];
-		unsigned long long g;
-		const char *p;
-
-		assert_int_equal(lstat(link, &sb), 0);
-		assert_int_equal(th_run(out, sizeof(out),
-			"debugfs -R 'stat <%llu>' %s 2>/dev/null",
-			(unsigned long long)sb.st_ino, dev), 0);
-		p = strstr(out, "Generation:");
-		assert_non_null(p);
-		assert_int_equal(sscanf(p, "Generation: %llu", &g), 1);
-		assert_int_equal(gl, g);
-		assert_int_equal(lstat(fifo, &sb), 0);
-		assert_int_equal(th_run(out, sizeof(out),
-			"debugfs -R 'stat <%llu>' %s 2>/dev/null",
-			(unsigned long long)sb.st_ino, dev), 0);
-		p = strstr(out, "Generation:");
-		assert_non_null(p);
-		assert_int_equal(sscanf(p, "Generation: %llu", &g), 1);
-		assert_int_equal(gf, g);
+		assert_int_equal(gl, debugfs_gen(link, dev));
+		assert_int_equal(gf, debugfs_gen(fifo, dev));
 	}
 }
 
@@ -267,25 +265,6 @@ static void test_root_fs(void **state)
 	th_rmrf(dir);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	fds_before = th_count_fds();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	int now = th_count_fds();
-
-	(void)state;
-	if (now != fds_before) {
-		print_error("fd leak: %d before, %d after\n", fds_before, now);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * Without arguments: the root filesystem and tmpfs, as any user.  With
  * --loop: loop-mounted ext4 and xfs images, which need root (else 77).
@@ -293,14 +272,18 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest local[] = {
-		cmocka_unit_test_setup_teardown(test_root_fs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tmpfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_fs,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_tmpfs,
+			th_fds_setup, th_fds_teardown),
 	};
 	const struct CMUnitTest loop[] = {
-		cmocka_unit_test_setup_teardown(test_ext4, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_xfs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dev_reuse, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_ext4,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_xfs,
+			th_fds_setup, th_fds_teardown),
+		cmocka_unit_test_setup_teardown(test_dev_reuse,
+			th_fds_setup, th_fds_teardown),
 	};
 
 	if (th_run(NULL, 0, "command -v lsattr >/dev/null") != 0) {

@@ -31,6 +31,28 @@ int th_count_fds(void)
 	return n - 1;	/* the directory's own fd */
 }
 
+static int fds_before;
+
+int th_fds_setup(void **state)
+{
+	(void)state;
+	fds_before = th_count_fds();
+	return 0;
+}
+
+int th_fds_teardown(void **state)
+{
+	int now = th_count_fds();
+
+	(void)state;
+	if (now != fds_before) {
+		fprintf(stderr, "fd leak: %d open before, %d after\n",
+			fds_before, now);
+		return -1;
+	}
+	return 0;
+}
+
 int th_run(char *out, size_t outlen, const char *fmt, ...)
 {
 	char cmd[4096];

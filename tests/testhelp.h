@@ -18,6 +18,13 @@ void th_require_root(void);
 int th_count_fds(void);
 
 /*
+ * cmocka setup and teardown that fail a test which leaves a descriptor
+ * open: no fd may leak on any path.
+ */
+int th_fds_setup(void **state);
+int th_fds_teardown(void **state);
+
+/*
  * Run a shell command and capture its stdout (NUL-terminated, trailing
  * newline removed).  Returns the exit status, or -1 if it could not run.
  */

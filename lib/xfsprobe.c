@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * XFS creation time and generation without statx: XFS_IOC_BULKSTAT for
+ * exactly one inode.  Bulkstat returns the first allocated inode at or
+ * after the one asked for, so the record is used only if it names st_ino
+ * and has its file type, and, when the generation is already known (from
+ * a file handle), that generation: an inode freed and reused since the
+ * stat would differ there.  Only v5 filesystems keep a creation time; on
+ * v4 the kernel leaves it zero and it is not reported.
+ *
+ * Bulkstat needs CAP_SYS_ADMIN.  A refusal is remembered for the device,
+ * as is a kernel without the ioctl (before 5.2) or a v4 filesystem, so
+ * an unprivileged process pays one failed ioctl per filesystem.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include "internal.h"
+#include "fsprobe_uapi.h"
+
+static int bulkstat_one(int fd, uint64_t ino, void *out)
+{
+	struct xs_xfs_bulkstat_one *req = out;
+
+	memset(req, 0, sizeof(*req));
+	req->hdr.ino = ino;
+	req->hdr.icount = 1;
+	if (ioctl(fd, XS_XFS_IOC_BULKSTAT, req))
+		return -errno;
+	if (req->hdr.ocount != 1)
+		return -ENOENT;		/* no inode at or after @ino */
+	return 0;
+}
+
+void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
+		  struct xs_stat *st)
+{
+	struct xs_xfs_bulkstat_one req;
+	const struct xs_xfs_bulkstat *bs = &req.bs[0];
+
+	want &= XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN;
+	if (!want || (fsflags & (XS_FSF_PRIV_REFUSED | XS_FSF_NO_FSPROBE)))
+		return;
+	if (xs_fs_query(t, st, bulkstat_one, &req))
+		return;
+	if (bs->bs_ino != st->ino ||
+	    bs->bs_version != XS_XFS_BULKSTAT_VERSION_V5 ||
+	    (bs->bs_mode & S_IFMT) != (st->mode & S_IFMT))
+		return;
+	if ((st->mask & XSTAT_REQUEST_GEN) && bs->bs_gen != st->gen)
+		return;
+	if (want & XSTAT_REQUEST_GEN) {
+		st->gen = bs->bs_gen;
+		st->mask |= XSTAT_REQUEST_GEN;
+	}
+	if (want & XSTAT_REQUEST_BTIME) {
+		if (bs->bs_btime == 0 && bs->bs_btime_nsec == 0) {
+			/* A v4 filesystem: no inode there has one. */
+			xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
+		} else if (bs->bs_btime_nsec < 1000000000U) {
+			st->btime.sec = bs->bs_btime;
+			st->btime.nsec = bs->bs_btime_nsec;
+			st->mask |= XSTAT_REQUEST_BTIME;
+		}
+	}
+}
