@@ -15,11 +15,11 @@
 static int remote_fs(uint32_t magic)
 {
 	switch (magic) {
-	case 0x65735546:	/* FUSE */
-	case 0x6969:		/* NFS */
-	case 0x517B:		/* SMB */
-	case 0xFF534D42:	/* CIFS */
-	case 0xFE534D42:	/* SMB2 */
+	case XS_FUSE_SUPER_MAGIC:
+	case XS_NFS_SUPER_MAGIC:
+	case XS_SMB_SUPER_MAGIC:
+	case XS_CIFS_MAGIC:
+	case XS_SMB2_MAGIC:
 	case 0x564c:		/* NCP */
 	case 0x73757245:	/* Coda */
 	case 0x5346414F:	/* AFS */
@@ -78,9 +78,9 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	case XS_BTRFS_SUPER_MAGIC:
 		xs_btrfs_probe(t, want, fsflags, st);
 		break;
-	case 0x65735546:	/* FUSE: NTFS-3G */
-	case 0xFF534D42:	/* CIFS */
-	case 0xFE534D42:	/* SMB2 */
+	case XS_FUSE_SUPER_MAGIC:	/* NTFS-3G */
+	case XS_CIFS_MAGIC:
+	case XS_SMB2_MAGIC:
 		if (want & XSTAT_REQUEST_BTIME)
 			xs_xattr_btime(t, magic, fsflags, st);
 		break;

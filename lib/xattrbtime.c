@@ -23,14 +23,11 @@
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include "internal.h"
+#include "syscall.h"
 
 #define NT_TICKS_PER_SEC	10000000ULL
 /* Seconds from 1601-01-01 to 1970-01-01: 369 years, 89 of them leap. */
 #define NT_EPOCH_OFFSET		11644473600LL
-
-#define XS_FUSE_SUPER_MAGIC	0x65735546
-#define XS_CIFS_MAGIC		0xFF534D42
-#define XS_SMB2_MAGIC		0xFE534D42
 
 int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t)
 {
