@@ -38,6 +38,31 @@ static int open_retry(int dfd, const char *path, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * An O_PATH descriptor of the file - which opens no device, FIFO or
+ * socket - checked to be the one stat'ed; the caller's own for fxstat().
+ */
+int xs_open_path(const struct xs_target *t, const struct xs_stat *st,
+		 int *close_it)
+{
+	int fd;
+
+	*close_it = 0;
+	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH) &&
+	    t->dfd != AT_FDCWD)
+		return t->dfd;
+	fd = openat(t->dfd, t->path[0] ? t->path : ".", O_PATH | O_CLOEXEC |
+		    ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return -errno;
+	if (!same_file(fd, st)) {
+		close(fd);
+		return -ESTALE;
+	}
+	*close_it = 1;
+	return fd;
+}
+
 /* An O_PATH descriptor cannot take ioctls: reopen it through /proc. */
 static int reopen_fd(int fd, int flags)
 {
@@ -90,41 +115,42 @@ static int unsupported(int err)
 	       err == ENOSYS;
 }
 
-int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
-			uint64_t *gen)
+/* An int-valued ioctl on the file, opened only if that is safe. */
+static int ioctl_int(const struct xs_target *t, const struct xs_stat *st,
+		     unsigned long cmd, unsigned int *v)
 {
 	int close_it, fd, ret = 0;
-	unsigned int v;		/* the kernel writes an int */
 
 	fd = xs_open_for_ioctl(t, st, &close_it);
 	if (fd < 0)
 		return fd;
-	if (ioctl(fd, XS_FS_IOC_GETVERSION, &v)) {
+	if (ioctl(fd, cmd, v))
 		ret = -errno;
-		if (unsupported(errno))
-			xs_fs_set_flag(st, XS_FSF_NO_GETVERSION);
-	} else {
-		*gen = v;
-	}
 	if (close_it)
 		close(fd);
+	return ret;
+}
+
+int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
+			uint64_t *gen)
+{
+	unsigned int v;		/* the kernel writes an int */
+	int ret = ioctl_int(t, st, XS_FS_IOC_GETVERSION, &v);
+
+	if (ret == 0)
+		*gen = v;
+	else if (unsupported(-ret))
+		xs_fs_set_flag(st, XS_FSF_NO_GETVERSION);
 	return ret;
 }
 
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
 		      uint32_t *flags)
 {
-	int close_it, fd, ret = 0;
 	unsigned int v;		/* the kernel writes an int */
+	int ret = ioctl_int(t, st, XS_FS_IOC_GETFLAGS, &v);
 
-	fd = xs_open_for_ioctl(t, st, &close_it);
-	if (fd < 0)
-		return fd;
-	if (ioctl(fd, XS_FS_IOC_GETFLAGS, &v))
-		ret = -errno;
-	else
+	if (ret == 0)
 		*flags = v;
-	if (close_it)
-		close(fd);
 	return ret;
 }

@@ -121,6 +121,9 @@ int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 			uint64_t *gen);
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
 		      uint32_t *flags);
+/* An O_PATH fd checked to be @st's file; fd or negative errno. */
+int xs_open_path(const struct xs_target *t, const struct xs_stat *st,
+		 int *close_it);
 /* Opens the file for an ioctl only if that is safe; fd or negative errno. */
 int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
 		      int *close_it);

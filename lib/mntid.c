@@ -73,19 +73,11 @@ static int read_retry(int fd, char *buf, size_t len)
 static int by_fdinfo(const struct xs_target *t, struct xs_stat *st)
 {
 	char path[48], buf[1024], *p;
-	int fd, info, n, close_fd = 1;
+	int fd, info, n, close_fd;
 
-	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH) &&
-	    t->dfd != AT_FDCWD) {
-		fd = t->dfd;
-		close_fd = 0;
-	} else {
-		fd = openat(t->dfd, t->path[0] ? t->path : ".",
-			    O_PATH | O_CLOEXEC |
-			    ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
-		if (fd < 0)
-			return -errno;
-	}
+	fd = xs_open_path(t, st, &close_fd);
+	if (fd < 0)
+		return fd;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	info = open(path, O_RDONLY | O_CLOEXEC);
 	n = info < 0 ? -errno : read_retry(info, buf, sizeof(buf) - 1);

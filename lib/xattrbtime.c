@@ -51,34 +51,6 @@ static const char *btime_xattr(uint32_t magic)
 	return NULL;
 }
 
-/* An O_PATH descriptor of the file, checked to be the one stat'ed. */
-static int open_path(const struct xs_target *t, const struct xs_stat *st,
-		     int *close_it)
-{
-	struct stat sb;
-	int fd;
-
-	*close_it = 0;
-	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH) &&
-	    t->dfd != AT_FDCWD) {
-		fd = t->dfd;
-	} else {
-		fd = openat(t->dfd, t->path[0] ? t->path : ".",
-			    O_PATH | O_CLOEXEC |
-			    ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
-		if (fd < 0)
-			return -errno;
-		*close_it = 1;
-	}
-	if (fstat(fd, &sb) || major(sb.st_dev) != st->dev_major ||
-	    minor(sb.st_dev) != st->dev_minor || sb.st_ino != st->ino) {
-		if (*close_it)
-			close(fd);
-		return -ESTALE;
-	}
-	return fd;
-}
-
 void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 		    uint32_t fsflags, struct xs_stat *st)
 {
@@ -97,7 +69,7 @@ void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 	if (!name || (fsflags & XS_FSF_NO_FSPROBE) ||
 	    (t->flags & AT_NO_ATTR_SYNC))
 		return;
-	fd = open_path(t, st, &close_it);
+	fd = xs_open_path(t, st, &close_it);
 	if (fd < 0)
 		return;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
