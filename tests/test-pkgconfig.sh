@@ -11,6 +11,10 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 	exit 77
 fi
 cc=${CC:-cc}
+if [ -n "${top_builddir:-}" ] && [ ! -e "$top_builddir/lib/.libs/libxstat.so" ]; then
+	echo "SKIP: this build makes no shared library (--disable-shared)"
+	exit 77
+fi
 case " ${BUILD_CFLAGS:-} " in
 *-fsanitize=*)
 	# A plain consumer cannot link a library built with sanitizers.
