@@ -19,31 +19,32 @@ static void fill_time(struct xs_time *t, const struct timespec *ts)
 	t->nsec = (uint32_t)ts->tv_nsec;
 }
 
-int xs_fallback_stat(const struct xs_target *t, struct xs_stat *st)
+int xs_fstatat(const struct xs_target *t, struct stat *sb)
 {
-	struct stat sb;
-
-	if (fstatat(t->dfd, t->path, &sb, (int)(t->flags & LOOKUP_FLAGS)))
+	if (fstatat(t->dfd, t->path, sb, (int)(t->flags & LOOKUP_FLAGS)))
 		return -errno;
+	return 0;
+}
 
+void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
+{
 	st->mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
-	st->mode = sb.st_mode;
-	st->nlink = (uint32_t)sb.st_nlink;
-	st->uid = sb.st_uid;
-	st->gid = sb.st_gid;
-	st->dev_major = major(sb.st_dev);
-	st->dev_minor = minor(sb.st_dev);
-	fill_time(&st->atime, &sb.st_atim);
-	fill_time(&st->mtime, &sb.st_mtim);
-	fill_time(&st->ctime, &sb.st_ctim);
-	st->ino = sb.st_ino;
-	st->size = (uint64_t)sb.st_size;
-	st->blksize = (uint64_t)sb.st_blksize;
-	st->blocks = (uint64_t)sb.st_blocks;
-	if (S_ISBLK(sb.st_mode) || S_ISCHR(sb.st_mode)) {
-		st->rdev_major = major(sb.st_rdev);
-		st->rdev_minor = minor(sb.st_rdev);
+	st->mode = sb->st_mode;
+	st->nlink = (uint32_t)sb->st_nlink;
+	st->uid = sb->st_uid;
+	st->gid = sb->st_gid;
+	st->dev_major = major(sb->st_dev);
+	st->dev_minor = minor(sb->st_dev);
+	fill_time(&st->atime, &sb->st_atim);
+	fill_time(&st->mtime, &sb->st_mtim);
+	fill_time(&st->ctime, &sb->st_ctim);
+	st->ino = sb->st_ino;
+	st->size = (uint64_t)sb->st_size;
+	st->blksize = (uint64_t)sb->st_blksize;
+	st->blocks = (uint64_t)sb->st_blocks;
+	if (S_ISBLK(sb->st_mode) || S_ISCHR(sb->st_mode)) {
+		st->rdev_major = major(sb->st_rdev);
+		st->rdev_minor = minor(sb->st_rdev);
 		st->mask |= XSTAT_REQUEST_RDEV;
 	}
-	return 0;
 }

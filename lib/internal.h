@@ -14,6 +14,7 @@
 #include "xstat.h"
 
 #define XS_EXPORT	__attribute__((visibility("default")))
+#define XS_HIDDEN	__attribute__((visibility("hidden")))
 
 #define XS_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
@@ -69,23 +70,27 @@ struct xs_target {
 	unsigned	flags;		/* AT_* lookup and sync flags */
 };
 
-/* mask.c: XSTAT_REQUEST_* <-> STATX_* translation, one table. */
-uint32_t xs_mask_to_statx(uint64_t request);
-uint64_t xs_mask_from_statx(uint32_t stx_mask);
+/* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */
 
 /* backend selection: statx_backend.c */
 enum xs_backend { XS_BACKEND_UNKNOWN, XS_BACKEND_STATX, XS_BACKEND_FALLBACK };
 enum xs_backend xs_backend_current(void);
 
-/*
- * statx_backend.c: returns 0, a negative errno for the caller, or
- * -ENOSYS when statx cannot serve this call and the fallback must.
- */
-int xs_statx_stat(const struct xs_target *t, uint64_t request,
-		  struct xs_stat *st);
+struct xs_statx;	/* the kernel's struct statx: syscall.h */
+struct stat;
 
-/* fallback.c: fstatat(2) with the caller's lookup flags. */
-int xs_fallback_stat(const struct xs_target *t, struct xs_stat *st);
+/*
+ * statx_backend.c (per-call part inline in statx_backend.h): the kernel's
+ * answer, and xs_stat_from_statx() to turn it into the record.
+ */
+void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			uint64_t request);
+
+/* fallback.c: fstatat(2) with the caller's lookup flags; 0 or -errno. */
+int xs_fstatat(const struct xs_target *t, struct stat *sb);
+void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
+
+/* fastpath.h: struct xstat straight from the kernel's answer. */
 
 /* supplement.c: add class (3) fields that were requested and are missing. */
 void xs_supplement(const struct xs_target *t, uint64_t request,

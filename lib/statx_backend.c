@@ -16,9 +16,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "internal.h"
+#include "mask.h"
+#include "statx_backend.h"
 #include "syscall.h"
 
-static _Atomic int backend_state = XS_BACKEND_UNKNOWN;
+_Atomic int xs_backend_state = XS_BACKEND_UNKNOWN;
 
 #ifdef XS_NR_statx
 static long raw_statx(int dfd, const char *path, unsigned flags,
@@ -55,18 +57,18 @@ static int statx_disabled(void)
 
 enum xs_backend xs_backend_current(void)
 {
-	int state = __atomic_load_n(&backend_state, __ATOMIC_RELAXED);
+	int state = __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED);
 
 	if (state == XS_BACKEND_UNKNOWN && statx_disabled()) {
 		state = XS_BACKEND_FALLBACK;
-		__atomic_store_n(&backend_state, state, __ATOMIC_RELAXED);
+		__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 	}
 	return state;
 }
 
 static void decide(int state)
 {
-	__atomic_store_n(&backend_state, state, __ATOMIC_RELAXED);
+	__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 }
 
 static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
@@ -104,8 +106,8 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
 }
 
-static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx,
-			    uint64_t request)
+void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			uint64_t request)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
 	st->mode = sx->stx_mode;
@@ -136,33 +138,12 @@ static void fill_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 	}
 }
 
-int xs_statx_stat(const struct xs_target *t, uint64_t request,
-		  struct xs_stat *st)
-{
 #ifdef XS_NR_statx
-	struct xs_statx sx;
-	int state = __atomic_load_n(&backend_state, __ATOMIC_RELAXED);
-	long ret;
-	int err;
+/* statx failed: decide whether the fallback must answer.  Rare: cold. */
+int xs_statx_failed(int state, long ret)
+{
+	int err = ret == -1 ? errno : ENOSYS;
 
-	/* Decided after the first call: no function call per call then. */
-	if (state == XS_BACKEND_UNKNOWN)
-		state = xs_backend_current();
-	if (state == XS_BACKEND_FALLBACK)
-		return -ENOSYS;
-
-	/* The unique mount ID costs nothing and is never reused. */
-	ret = raw_statx(t->dfd, t->path, t->flags,
-			xs_mask_to_statx(request) | XS_STATX_MNT_ID_UNIQUE,
-			&sx);
-	if (ret == 0) {
-		if (state == XS_BACKEND_UNKNOWN)
-			decide(XS_BACKEND_STATX);
-		fill_from_statx(st, &sx, request);
-		return 0;
-	}
-
-	err = ret == -1 ? errno : ENOSYS;
 	if (ret != -1 || err == ENOSYS || err == EPERM || err == EINVAL ||
 	    err == EOPNOTSUPP) {
 		if (state == XS_BACKEND_UNKNOWN) {
@@ -184,10 +165,31 @@ int xs_statx_stat(const struct xs_target *t, uint64_t request,
 		decide(XS_BACKEND_STATX);
 	}
 	return -err;
+}
+#endif
+
+/* The first calls, until statx is known to work or not to. */
+int xs_statx_first(const struct xs_target *t, uint64_t request,
+		   struct xs_statx *sx)
+{
+#ifdef XS_NR_statx
+	int state = xs_backend_current();
+	long ret;
+
+	if (state == XS_BACKEND_FALLBACK)
+		return -ENOSYS;
+	ret = raw_statx(t->dfd, t->path, t->flags, xs_statx_request(request),
+			sx);
+	if (ret == 0) {
+		if (state == XS_BACKEND_UNKNOWN)
+			decide(XS_BACKEND_STATX);
+		return 0;
+	}
+	return xs_statx_failed(state, ret);
 #else
 	(void)t;
 	(void)request;
-	(void)st;
+	(void)sx;
 	return -ENOSYS;
 #endif
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Request/result mask translation between the xstat patch's bits and
  * statx(2)'s.  The low bits differ (xstat has one MODE bit where statx has
@@ -17,25 +17,29 @@
  *	DIO_READ_ALIGN	0x20000..8000	DIO_READ_ALIGN	0x08000..20000	>> 2
  *
  * This runs twice on every call, so it is shifts and masks rather than a
- * loop over a table; the asserts below hold the layout it relies on.
+ * loop over a table, inlined where it is used; the asserts below hold the
+ * layout it relies on.
  */
+#ifndef LIBXSTAT_MASK_H
+#define LIBXSTAT_MASK_H
+
 #include "internal.h"
 #include "syscall.h"
 
 /* Bits equal in both masks. */
-#define SAME_BITS	(XSTAT_REQUEST_ATIME | XSTAT_REQUEST_MTIME | \
+#define XS_MASK_SAME	(XSTAT_REQUEST_ATIME | XSTAT_REQUEST_MTIME | \
 			 XSTAT_REQUEST_CTIME | XSTAT_REQUEST_INO | \
 			 XSTAT_REQUEST_SIZE | XSTAT_REQUEST_BLOCKS | \
 			 XSTAT_REQUEST_BTIME)
 /* xstat bits one place below their statx bits. */
-#define UP1_BITS	(XSTAT_REQUEST_NLINK | XSTAT_REQUEST_UID | \
+#define XS_MASK_UP1	(XSTAT_REQUEST_NLINK | XSTAT_REQUEST_UID | \
 			 XSTAT_REQUEST_GID)
 /* xstat bits three and two places above their statx bits. */
-#define DOWN3_BITS	XSTAT_REQUEST_DIOALIGN
-#define DOWN2_BITS	(XSTAT_REQUEST_SUBVOL | XSTAT_REQUEST_WRITE_ATOMIC | \
+#define XS_MASK_DOWN3	XSTAT_REQUEST_DIOALIGN
+#define XS_MASK_DOWN2	(XSTAT_REQUEST_SUBVOL | XSTAT_REQUEST_WRITE_ATOMIC | \
 			 XSTAT_REQUEST_DIO_READ_ALIGN)
-#define STATX_MODE_BITS	(XS_STATX_TYPE | XS_STATX_MODE)
-#define STATX_MNT_BITS	(XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE)
+#define XS_MASK_STATX_MODE	(XS_STATX_TYPE | XS_STATX_MODE)
+#define XS_MASK_STATX_MNT	(XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE)
 
 _Static_assert(XSTAT_REQUEST_ATIME == XS_STATX_ATIME &&
 	       XSTAT_REQUEST_MTIME == XS_STATX_MTIME &&
@@ -53,24 +57,49 @@ _Static_assert(XSTAT_REQUEST_SUBVOL >> 2 == XS_STATX_SUBVOL &&
 	       XSTAT_REQUEST_DIO_READ_ALIGN >> 2 == XS_STATX_DIO_READ_ALIGN,
 	       "bits >> 2");
 /* Every statx bit has one source: the groups do not overlap. */
-_Static_assert(((SAME_BITS ^ UP1_BITS << 1 ^ DOWN3_BITS >> 3 ^
-		 DOWN2_BITS >> 2 ^ STATX_MODE_BITS ^ STATX_MNT_BITS) ==
-		(SAME_BITS | UP1_BITS << 1 | DOWN3_BITS >> 3 |
-		 DOWN2_BITS >> 2 | STATX_MODE_BITS | STATX_MNT_BITS)),
+_Static_assert(((XS_MASK_SAME ^ XS_MASK_UP1 << 1 ^ XS_MASK_DOWN3 >> 3 ^
+		 XS_MASK_DOWN2 >> 2 ^ XS_MASK_STATX_MODE ^ XS_MASK_STATX_MNT) ==
+		(XS_MASK_SAME | XS_MASK_UP1 << 1 | XS_MASK_DOWN3 >> 3 |
+		 XS_MASK_DOWN2 >> 2 | XS_MASK_STATX_MODE | XS_MASK_STATX_MNT)),
 	       "groups apart");
 
-uint32_t xs_mask_to_statx(uint64_t request)
+/* The statx bits of the extra results. */
+#define XS_MASK_STATX_EXTRAS (XS_MASK_DOWN3 >> 3 | XS_MASK_DOWN2 >> 2 | \
+			      XS_MASK_STATX_MNT)
+
+/* Classes (0) to (2): the bits of every call. */
+static inline uint32_t xs_mask_to_statx_basic(uint64_t request)
 {
 	uint32_t out;
 
-	out = (uint32_t)(request & SAME_BITS) |
-	      (uint32_t)(request & UP1_BITS) << 1 |
-	      (uint32_t)((request & DOWN3_BITS) >> 3) |
-	      (uint32_t)((request & DOWN2_BITS) >> 2);
+	out = (uint32_t)(request & XS_MASK_SAME) |
+	      (uint32_t)(request & XS_MASK_UP1) << 1;
 	if (request & XSTAT_REQUEST_MODE)
-		out |= STATX_MODE_BITS;
-	if (request & XSTAT_REQUEST_MNT_ID)
-		out |= STATX_MNT_BITS;
+		out |= XS_MASK_STATX_MODE;
+	return out;
+}
+
+static inline uint64_t xs_mask_from_statx_basic(uint32_t stx_mask)
+{
+	uint64_t m = stx_mask, out;
+
+	out = (m & XS_MASK_SAME) | (m >> 1 & XS_MASK_UP1);
+	if ((stx_mask & XS_MASK_STATX_MODE) == XS_MASK_STATX_MODE)
+		out |= XSTAT_REQUEST_MODE;
+	return out;
+}
+
+/* Class (4), the extra results: translated only when present. */
+static inline uint32_t xs_mask_to_statx(uint64_t request)
+{
+	uint32_t out = xs_mask_to_statx_basic(request);
+
+	if (request & XS_EXTRAS) {
+		out |= (uint32_t)((request & XS_MASK_DOWN3) >> 3) |
+		       (uint32_t)((request & XS_MASK_DOWN2) >> 2);
+		if (request & XSTAT_REQUEST_MNT_ID)
+			out |= XS_MASK_STATX_MNT;
+	}
 	return out;
 }
 
@@ -78,15 +107,16 @@ uint32_t xs_mask_to_statx(uint64_t request)
  * An xstat bit is set only when every statx bit it stands for came back
  * (or, for the mount ID, either of them).
  */
-uint64_t xs_mask_from_statx(uint32_t stx_mask)
+static inline uint64_t xs_mask_from_statx(uint32_t stx_mask)
 {
-	uint64_t m = stx_mask, out;
+	uint64_t m = stx_mask, out = xs_mask_from_statx_basic(stx_mask);
 
-	out = (m & SAME_BITS) | (m >> 1 & UP1_BITS) |
-	      (m << 3 & DOWN3_BITS) | (m << 2 & DOWN2_BITS);
-	if ((stx_mask & STATX_MODE_BITS) == STATX_MODE_BITS)
-		out |= XSTAT_REQUEST_MODE;
-	if (stx_mask & STATX_MNT_BITS)
-		out |= XSTAT_REQUEST_MNT_ID;
+	if (stx_mask & XS_MASK_STATX_EXTRAS) {
+		out |= (m << 3 & XS_MASK_DOWN3) | (m << 2 & XS_MASK_DOWN2);
+		if (stx_mask & XS_MASK_STATX_MNT)
+			out |= XSTAT_REQUEST_MNT_ID;
+	}
 	return out;
 }
+
+#endif /* LIBXSTAT_MASK_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The per-call part of the statx backend, inlined into the entry points:
+ * once statx is known to work, a call is one mask translation and one
+ * syscall, with no function call of the library's own.  Deciding whether
+ * statx works, and what a failure means, stays in statx_backend.c.
+ */
+#ifndef LIBXSTAT_STATX_BACKEND_H
+#define LIBXSTAT_STATX_BACKEND_H
+
+#include <errno.h>
+#include <unistd.h>
+#include "internal.h"
+#include "mask.h"
+#include "syscall.h"
+
+/* enum xs_backend, set once by statx_backend.c. */
+extern XS_HIDDEN _Atomic int xs_backend_state;
+
+int xs_statx_first(const struct xs_target *t, uint64_t request,
+		   struct xs_statx *sx);
+__attribute__((cold))
+int xs_statx_failed(int state, long ret);
+
+/*
+ * What to ask statx for.  The unique mount ID costs the kernel nothing and
+ * is never reused: the supplements' device cache uses it to notice a dev_t
+ * handed to a new mount.  Without a supplement it is not needed.
+ */
+static inline uint32_t xs_statx_request(uint64_t request)
+{
+	uint32_t smask = xs_mask_to_statx(request);
+
+	if (request & XS_SUPPLEMENTABLE)
+		smask |= XS_STATX_MNT_ID_UNIQUE;
+	return smask;
+}
+
+/*
+ * The kernel's answer in @sx: 0, a negative errno for the caller, or
+ * -ENOSYS when statx cannot serve this call and the fallback must.
+ */
+static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
+				struct xs_statx *sx)
+{
+#ifdef XS_NR_statx
+	int state = __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED);
+	long ret;
+
+	if (state != XS_BACKEND_STATX)
+		return state == XS_BACKEND_FALLBACK ? -ENOSYS :
+		       xs_statx_first(t, request, sx);
+	ret = syscall(XS_NR_statx, t->dfd, t->path, t->flags,
+		      xs_statx_request(request), sx);
+	return ret == 0 ? 0 : xs_statx_failed(XS_BACKEND_STATX, ret);
+#else
+	(void)t;
+	(void)request;
+	(void)sx;
+	return -ENOSYS;
+#endif
+}
+
+#endif /* LIBXSTAT_STATX_BACKEND_H */
