@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Table-driven CRC-32C, one byte per step.  ext4 checksums a few hundred
- * bytes per probe, next to a pread() system call, so a byte-wise table is
- * fast enough and has no alignment or endianness subtleties.  The table is
- * the reflected polynomial 0x82F63B78 applied to every byte value.
+ * CRC-32C.  ext4 checksums a 256-byte inode on every probe, next to one
+ * pread(): a byte-wise table costs about 2,000 instructions there, the
+ * SSE4.2 crc32 instruction (the same polynomial, same bit order) about 50.
+ * The instruction is used when the CPU has it, the table otherwise; the
+ * table is the reflected polynomial 0x82F63B78 applied to every byte value
+ * and has no alignment or endianness subtleties.
  */
+#include <string.h>
 #include "crc32c.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define HAVE_CRC32_INSN 1
+#endif
 
 static const uint32_t crc32c_table[256] = {
 	0x00000000, 0xf26b8303, 0xe13b70f7, 0x1350f3f4,
@@ -74,11 +82,78 @@ static const uint32_t crc32c_table[256] = {
 	0xbe2da0a5, 0x4c4623a6, 0x5f16d052, 0xad7d5351,
 };
 
-uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t xs_crc32c_table(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
 	while (len--)
 		crc = crc32c_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return crc;
+}
+
+#ifdef HAVE_CRC32_INSN
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
+{
+	uint32_t d;
+#ifdef __x86_64__
+	uint64_t crc64 = crc, q;
+
+	/* Four at a time: the loop's own instructions are a third less. */
+	for (; len >= 32; p += 32, len -= 32) {
+		memcpy(&q, p, 8);
+		crc64 = __builtin_ia32_crc32di(crc64, q);
+		memcpy(&q, p + 8, 8);
+		crc64 = __builtin_ia32_crc32di(crc64, q);
+		memcpy(&q, p + 16, 8);
+		crc64 = __builtin_ia32_crc32di(crc64, q);
+		memcpy(&q, p + 24, 8);
+		crc64 = __builtin_ia32_crc32di(crc64, q);
+	}
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&q, p, 8);
+		crc64 = __builtin_ia32_crc32di(crc64, q);
+	}
+	crc = (uint32_t)crc64;
+#endif
+	for (; len >= 4; p += 4, len -= 4) {
+		memcpy(&d, p, 4);
+		crc = __builtin_ia32_crc32si(crc, d);
+	}
+	for (; len; p++, len--)
+		crc = __builtin_ia32_crc32qi(crc, *p);
+	return crc;
+}
+
+/* CPUID, once: 1 without SSE4.2, 2 with it. */
+static int crc32_insn_state(void)
+{
+	static _Atomic int state;
+	int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
+	unsigned a, b, c, d;
+
+	if (!s) {
+		s = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2) ? 2 : 1;
+		__atomic_store_n(&state, s, __ATOMIC_RELAXED);
+	}
+	return s;
+}
+#endif
+
+int xs_crc32c_insn_available(void)
+{
+#ifdef HAVE_CRC32_INSN
+	return crc32_insn_state() == 2;
+#else
+	return 0;
+#endif
+}
+
+uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+#ifdef HAVE_CRC32_INSN
+	if (crc32_insn_state() == 2)
+		return crc32c_insn(crc, buf, len);
+#endif
+	return xs_crc32c_table(crc, buf, len);
 }

@@ -9,9 +9,10 @@
  * keeps its fd until the last reference goes, so no fd is closed under a
  * reader.  Entries are keyed by device and effective uid: after a
  * setuid() the process gets its own answer instead of reusing a root fd,
- * and the first probe under the new uid closes the fds opened under
- * another one, so a raw-device fd does not outlive a privilege drop by
- * more than one call.
+ * and the first probe that sees the new uid closes the fds opened under
+ * another one.  The uid is re-read at most every 10 ms (and at once in a
+ * child after fork()), so a raw-device fd outlives a privilege drop by
+ * at most that long plus one call.
  * A refusal (EACCES/EPERM: not root) or a device that cannot be used (no
  * node in /dev, a superblock the prober does not handle) is remembered
  * for NEGATIVE_SECS, so it is not retried on every call but is noticed
@@ -62,6 +63,16 @@ static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
 static struct dev_slot dev_slots[DEV_SLOTS];
 static uint64_t dev_clock;
+static uid_t dev_euid;		/* of the last call; under dev_lock */
+
+/*
+ * The effective uid is re-read at most every EUID_RECHECK_NS, and on the
+ * first probe after fork(): geteuid() is a system call, and on a kernel
+ * with page-table isolation as costly as the pread of the inode itself.
+ */
+#define EUID_RECHECK_NS	10000000LL
+static _Atomic int64_t euid_read_at;	/* CLOCK_MONOTONIC_COARSE ns; 0: never */
+static _Atomic uid_t euid_known;
 
 /*
  * fork() while another thread holds the lock would leave it locked in
@@ -77,9 +88,16 @@ static void fork_done(void)
 	pthread_mutex_unlock(&dev_lock);
 }
 
+/* A child is often forked to drop privileges: it reads its uid afresh. */
+static void fork_child(void)
+{
+	__atomic_store_n(&euid_read_at, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&dev_lock);
+}
+
 static void dev_init(void)
 {
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_done, fork_child);
 }
 
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
@@ -211,6 +229,23 @@ static int64_t now_secs(void)
 	return ts.tv_sec;
 }
 
+static uid_t current_euid(void)
+{
+	int64_t last = __atomic_load_n(&euid_read_at, __ATOMIC_ACQUIRE), now;
+	struct timespec ts;
+	uid_t euid;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
+		return geteuid();
+	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 1;
+	if (last && now - last >= 0 && now - last < EUID_RECHECK_NS)
+		return __atomic_load_n(&euid_known, __ATOMIC_RELAXED);
+	euid = geteuid();
+	__atomic_store_n(&euid_known, euid, __ATOMIC_RELAXED);
+	__atomic_store_n(&euid_read_at, now, __ATOMIC_RELEASE);
+	return euid;
+}
+
 /*
  * Failures worth remembering: they will be the same on the next call.
  * Not resource shortages (EMFILE, ENOMEM...) or I/O errors.
@@ -263,8 +298,12 @@ static struct dev_slot *take_slot(int *close_fd)
 	return victim;
 }
 
-static int use_slot(struct dev_slot *s, struct xs_ext4_devref *ref)
+static int use_slot(struct dev_slot *s, uint64_t ino,
+		    struct xs_ext4_devref *ref)
 {
+	uint32_t group;
+	unsigned i;
+
 	s->stamp = ++dev_clock;
 	if (s->fd < 0)
 		return -s->err;
@@ -273,12 +312,20 @@ static int use_slot(struct dev_slot *s, struct xs_ext4_devref *ref)
 	ref->fd = s->fd;
 	ref->size = s->size;
 	ref->geom = s->geom;
+	/* The inode table of @ino's group, if a probe found it before. */
+	ref->itable = 0;
+	if (ino >= 1 && ino <= s->geom.inodes_count) {
+		group = xs_ext4_group_of(&s->geom, ino);
+		i = group % ITABLE_SLOTS;
+		if (s->it_group[i] == group)
+			ref->itable = s->it_block[i];
+	}
 	return 0;
 }
 
 static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 		  int err, uint64_t size, const struct xs_ext4_geom *g,
-		  struct xs_ext4_devref *ref)
+		  uint64_t ino, struct xs_ext4_devref *ref)
 {
 	struct dev_slot *s;
 	int old_fd = -1, ret;
@@ -287,7 +334,7 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 	s = find_live(major, minor, euid);
 	if (s) {
 		/* Another thread opened it meanwhile: use that one. */
-		ret = use_slot(s, ref);
+		ret = use_slot(s, ino, ref);
 		pthread_mutex_unlock(&dev_lock);
 		if (fd >= 0)
 			close(fd);
@@ -313,7 +360,7 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 	s->size = size;
 	if (g)
 		s->geom = *g;
-	ret = use_slot(s, ref);
+	ret = use_slot(s, ino, ref);
 	pthread_mutex_unlock(&dev_lock);
 	if (old_fd >= 0)
 		close(old_fd);
@@ -342,20 +389,23 @@ static int retire_foreign(uid_t euid, int *fds)
 	return n;
 }
 
-int xs_ext4_dev_get(uint32_t major, uint32_t minor,
+int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		    struct xs_ext4_devref *ref)
 {
-	uid_t euid = geteuid();
+	uid_t euid = current_euid();
 	struct xs_ext4_geom g;
 	struct dev_slot *s;
 	uint64_t size = 0;
-	int fd = -1, ret, n, stale[DEV_SLOTS];
+	int fd = -1, ret, n = 0, stale[DEV_SLOTS];
 
 	pthread_once(&dev_once, dev_init);
 	pthread_mutex_lock(&dev_lock);
-	n = retire_foreign(euid, stale);
+	if (euid != dev_euid) {
+		n = retire_foreign(euid, stale);
+		dev_euid = euid;
+	}
 	s = find_live(major, minor, euid);
-	ret = s ? use_slot(s, ref) : 0;
+	ret = s ? use_slot(s, ino, ref) : 0;
 	pthread_mutex_unlock(&dev_lock);
 	while (n--)
 		close(stale[n]);
@@ -365,10 +415,10 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor,
 	/* Open outside the lock: sysfs and the device may be slow. */
 	ret = open_device(major, minor, &fd, &size, &g);
 	if (ret && lasting(-ret))
-		return insert(major, minor, euid, -1, -ret, 0, NULL, ref);
+		return insert(major, minor, euid, -1, -ret, 0, NULL, ino, ref);
 	if (ret)
 		return ret;
-	return insert(major, minor, euid, fd, 0, size, &g, ref);
+	return insert(major, minor, euid, fd, 0, size, &g, ino, ref);
 }
 
 void xs_ext4_dev_put(struct xs_ext4_devref *ref)
@@ -406,22 +456,6 @@ int xs_ext4_dev_recheck(struct xs_ext4_devref *ref)
 		s->state = SLOT_DEAD;
 	pthread_mutex_unlock(&dev_lock);
 	return 1;
-}
-
-int xs_ext4_dev_itable(const struct xs_ext4_devref *ref, uint32_t group,
-		       uint64_t *itable)
-{
-	struct dev_slot *s = ref->slot;
-	unsigned i = group % ITABLE_SLOTS;
-	int ret = -ENOENT;
-
-	pthread_mutex_lock(&dev_lock);
-	if (s->it_block[i] && s->it_group[i] == group) {
-		*itable = s->it_block[i];
-		ret = 0;
-	}
-	pthread_mutex_unlock(&dev_lock);
-	return ret;
 }
 
 void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,

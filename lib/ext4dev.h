@@ -17,14 +17,20 @@ struct xs_ext4_devref {
 	int			fd;
 	uint64_t		size;	/* bytes */
 	struct xs_ext4_geom	geom;
+	uint64_t		itable;	/* of the inode's group; 0: unknown */
 };
 
 /*
- * Reference the device @major:@minor.  0: @ref is filled.  -EACCES or
- * -EPERM: this process may not read the device (remembered, so the next
- * call fails at once).  Another negative errno: not usable now.
+ * Reference the device @major:@minor, for inode @ino.  0: @ref is filled,
+ * with the inode table block of @ino's group as a descriptor gave it
+ * before, if known.  Groups never move while a filesystem exists, and the
+ * cache belongs to one validated superblock, so only a successful probe
+ * stores an entry (xs_ext4_dev_set_itable) and a failure with a cached
+ * entry retries uncached.  -EACCES or -EPERM: this process may not read
+ * the device (remembered, so the next call fails at once).  Another
+ * negative errno: not usable now.
  */
-int xs_ext4_dev_get(uint32_t major, uint32_t minor,
+int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		    struct xs_ext4_devref *ref);
 void xs_ext4_dev_put(struct xs_ext4_devref *ref);
 
@@ -36,14 +42,7 @@ void xs_ext4_dev_put(struct xs_ext4_devref *ref);
  */
 int xs_ext4_dev_recheck(struct xs_ext4_devref *ref);
 
-/*
- * Inode table block of @group as a descriptor gave it before, if known:
- * 0, else -ENOENT.  Groups never move while a filesystem exists, and the
- * cache belongs to one validated superblock, so only a successful probe
- * stores an entry and a failure with a cached entry retries uncached.
- */
-int xs_ext4_dev_itable(const struct xs_ext4_devref *ref, uint32_t group,
-		       uint64_t *itable);
+/* Remember the inode table block of @group after a successful probe. */
 void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
 			    uint32_t group, uint64_t itable);
 

@@ -97,14 +97,13 @@ static int same_file(const struct xs_ext4_inode *in, const struct xs_stat *st)
 static int probe_once(const struct xs_ext4_devref *ref,
 		      const struct xs_stat *st, struct xs_ext4_inode *in)
 {
-	uint64_t itable;
+	uint64_t itable = ref->itable;
 	uint32_t group;
-	int cached, ret;
+	int cached = itable != 0, ret;
 
 	if (st->ino < 1 || st->ino > ref->geom.inodes_count)
 		return -ERANGE;
 	group = xs_ext4_group_of(&ref->geom, st->ino);
-	cached = xs_ext4_dev_itable(ref, group, &itable) == 0;
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, st->ino, &itable);
 		if (!ret)
@@ -151,7 +150,8 @@ void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 	 * filesystem than the cached one (re-made, re-mounted, resized).
 	 */
 	for (attempt = 0; attempt < 2; attempt++) {
-		ret = xs_ext4_dev_get(st->dev_major, st->dev_minor, &ref);
+		ret = xs_ext4_dev_get(st->dev_major, st->dev_minor, st->ino,
+				      &ref);
 		if (ret == -EACCES || ret == -EPERM) {
 			xs_fs_set_flag(st, XS_FSF_PROBE_REFUSED);
 			return;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -554,9 +555,15 @@ static int count_loop_fds(void)
 	return n;
 }
 
-/* The checks as nobody, in a child; its exit status is the verdict. */
-static int as_nobody(const char *path, const char *bindir)
+/*
+ * The checks as nobody, in a child; its exit status is the verdict.
+ * @late: the child probes as root first and drops privileges after, in
+ * the same process; the library re-reads the uid at most every 10 ms, so
+ * it waits that long (see libxstat(7), SECURITY).
+ */
+static int as_nobody(const char *path, const char *bindir, int late)
 {
+	struct timespec wait = { 0, 20 * 1000 * 1000 };
 	struct xstat_parameters p = { ALL_MASK };
 	char out[4096];
 	struct xstat x;
@@ -567,8 +574,16 @@ static int as_nobody(const char *path, const char *bindir)
 	/* The parent's cached root fds on the devices came along. */
 	if (count_loop_fds() < 1)
 		return 10;
+	if (late) {
+		ret = xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x));
+		if (ret != XSTAT_STRUCT_SIZE ||
+		    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION))
+			return 12;
+	}
 	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
 		return 2;
+	if (late)
+		nanosleep(&wait, NULL);
 	if (lstat(path, &st))
 		return 3;
 	before = th_count_fds();
@@ -609,7 +624,7 @@ static void test_unprivileged(void **state)
 {
 	char path[300], dir[300], bindir[310];
 	pid_t pid;
-	int status;
+	int status, late;
 
 	(void)state;
 	mounted(&lp, "mkfs.ext4 -q -F %s");
@@ -626,15 +641,19 @@ static void test_unprivileged(void **state)
 	assert_int_equal(mkdir(bindir, 0755), 0);
 	assert_int_equal(copy_tool(bindir), 0);
 
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(as_nobody(path, bindir));
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status))
-		fail_msg("unprivileged check failed at step %d",
-			 WEXITSTATUS(status));
+	/* Dropped in a fresh child, then after probing as root. */
+	for (late = 0; late < 2; late++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(as_nobody(path, bindir, late));
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status))
+			fail_msg("unprivileged check (%s) failed at step %d",
+				 late ? "late drop" : "child",
+				 WEXITSTATUS(status));
+	}
 	th_loop_umount(&lp);
 }
 
