@@ -4,10 +4,13 @@
  * read, two stats and an open, and every probe of the same filesystem
  * needs the same fd and superblock, so each device is opened once.
  *
- * A small fixed table (no allocation) under one mutex.  A user holds a
- * reference while it reads, outside the lock; a dropped or evicted entry
- * keeps its fd until the last reference goes, so no fd is closed under a
- * reader.  Entries are keyed by device and effective uid: after a
+ * A small fixed table (no allocation).  A user holds a reference while it
+ * reads; a dropped or evicted entry keeps its fd until the last reference
+ * goes, so no fd is closed under a reader.  The reference count and the
+ * entry's state share one atomic word, so the device of the last probe is
+ * found and referenced with one compare-and-swap and released with one
+ * atomic subtraction, without the mutex; everything else (opening,
+ * evicting, retiring) changes entries under the mutex.  Entries are keyed by device and effective uid: after a
  * setuid() the process gets its own answer instead of reusing a root fd,
  * and the first probe that sees the new uid closes the fds opened under
  * another one.  The uid is re-read at most every 10 ms (and at once in a
@@ -41,28 +44,39 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 #define NEGATIVE_SECS	30
 #define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
 
-enum slot_state { SLOT_FREE, SLOT_LIVE, SLOT_DEAD };
+/*
+ * An entry's life: FREE -> BUSY (filled under the mutex) -> LIVE ->
+ * DEAD (retired while referenced) -> FREE, or LIVE -> BUSY (evicted when
+ * unreferenced).  Only a LIVE entry can gain a reference, and only an
+ * unreferenced one can be evicted, both by compare-and-swap on @pin: the
+ * fields below it never change while anyone holds a reference.
+ */
+enum slot_state { SLOT_FREE, SLOT_LIVE, SLOT_DEAD, SLOT_BUSY };
+#define PIN_STATE(w)	((w) & 3U)
+#define PIN_REF		4U		/* one reference */
+
+/* Inode table cache entry: group / ITABLE_SLOTS, then a 37-bit block. */
+#define IT_BLOCK_BITS	37
+#define IT_BLOCK_MASK	((1ULL << IT_BLOCK_BITS) - 1)
 
 struct dev_slot {
-	enum slot_state		state;
+	uint32_t		pin;	/* references << 2 | state; atomic */
 	uint32_t		major, minor;
 	uid_t			euid;
 	int			fd;	/* -1: unusable, see err */
 	int			err;
 	int64_t			expires;	/* of an unusable entry */
-	unsigned		refs;
-	uint64_t		stamp;	/* last use, for eviction */
+	int64_t			stamp;	/* last use, for eviction; atomic */
 	uint64_t		size;
 	struct xs_ext4_geom	geom;
-	/* group -> inode table block; it_block 0 = empty (never valid) */
-	uint32_t		it_group[ITABLE_SLOTS];
-	uint64_t		it_block[ITABLE_SLOTS];
+	/* group -> inode table block, direct-mapped; 0 = empty; atomic */
+	uint64_t		itable[ITABLE_SLOTS];
 };
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
 static struct dev_slot dev_slots[DEV_SLOTS];
-static uint64_t dev_clock;
+static struct dev_slot *dev_hint;	/* of the last lookup; atomic */
 static uid_t dev_euid;		/* of the last call; under dev_lock */
 
 /*
@@ -229,15 +243,18 @@ static int64_t now_secs(void)
 	return ts.tv_sec;
 }
 
-static uid_t current_euid(void)
+/* The effective uid, and the coarse time in ns (for eviction order). */
+static uid_t current_euid(int64_t *nowp)
 {
 	int64_t last = __atomic_load_n(&euid_read_at, __ATOMIC_ACQUIRE), now;
 	struct timespec ts;
 	uid_t euid;
 
+	*nowp = 0;
 	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
 		return geteuid();
 	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 1;
+	*nowp = now;
 	if (last && now - last >= 0 && now - last < EUID_RECHECK_NS)
 		return __atomic_load_n(&euid_known, __ATOMIC_RELAXED);
 	euid = geteuid();
@@ -261,18 +278,82 @@ static int lasting(int err)
 	return 0;
 }
 
+static uint32_t pin_word(struct dev_slot *s)
+{
+	return __atomic_load_n(&s->pin, __ATOMIC_ACQUIRE);
+}
+
+/* Take a reference if @s is LIVE: 1, else 0. */
+static int pin(struct dev_slot *s)
+{
+	uint32_t w = __atomic_load_n(&s->pin, __ATOMIC_RELAXED);
+
+	do {
+		if (PIN_STATE(w) != SLOT_LIVE)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&s->pin, &w, w + PIN_REF, 1,
+					      __ATOMIC_ACQUIRE,
+					      __ATOMIC_RELAXED));
+	return 1;
+}
+
+/* Move @s from state @from (any references) to @to; 0 if not in @from. */
+static int set_state(struct dev_slot *s, uint32_t from, uint32_t to,
+		     uint32_t *refs)
+{
+	uint32_t w = __atomic_load_n(&s->pin, __ATOMIC_RELAXED);
+
+	do {
+		if (PIN_STATE(w) != from)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&s->pin, &w,
+					      (w & ~3U) | to, 1,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
+	*refs = w >> 2;
+	return 1;
+}
+
+/* Unreferenced LIVE -> BUSY, to be refilled; 0 if referenced meanwhile. */
+static int claim_idle(struct dev_slot *s)
+{
+	uint32_t w = SLOT_LIVE;
+
+	return __atomic_compare_exchange_n(&s->pin, &w, SLOT_BUSY, 0,
+					   __ATOMIC_ACQ_REL,
+					   __ATOMIC_RELAXED);
+}
+
+/* Drop a reference; the last one to a retired entry frees it. */
+static void unpin(struct dev_slot *s)
+{
+	int fd = -1;
+
+	if (__atomic_sub_fetch(&s->pin, PIN_REF, __ATOMIC_ACQ_REL) !=
+	    SLOT_DEAD)
+		return;
+	/* DEAD and unreferenced: nobody else can reach it any more. */
+	pthread_mutex_lock(&dev_lock);
+	fd = s->fd;
+	__atomic_store_n(&s->pin, SLOT_FREE, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&dev_lock);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Under dev_lock. */
 static struct dev_slot *find_live(uint32_t major, uint32_t minor,
 				  uid_t euid)
 {
 	struct dev_slot *s;
 
 	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
-		if (s->state != SLOT_LIVE || s->major != major ||
+		if (PIN_STATE(pin_word(s)) != SLOT_LIVE || s->major != major ||
 		    s->minor != minor || s->euid != euid)
 			continue;
 		/* An old failure is forgotten: try the device again. */
-		if (s->fd < 0 && now_secs() >= s->expires) {
-			s->state = SLOT_FREE;
+		if (s->fd < 0 && now_secs() >= s->expires && claim_idle(s)) {
+			__atomic_store_n(&s->pin, SLOT_FREE, __ATOMIC_RELEASE);
 			return NULL;
 		}
 		return s;
@@ -280,34 +361,52 @@ static struct dev_slot *find_live(uint32_t major, uint32_t minor,
 	return NULL;
 }
 
-/* A free slot, else the least recently used idle one (its fd returned). */
+/*
+ * Under dev_lock: a free entry, else the least recently used idle one
+ * (its fd returned in @close_fd), claimed BUSY; NULL if all are in use.
+ */
 static struct dev_slot *take_slot(int *close_fd)
 {
-	struct dev_slot *s, *victim = NULL;
+	struct dev_slot *s, *victim;
+	int64_t vstamp = 0, stamp;
+	uint32_t w;
+	int tries;
 
 	*close_fd = -1;
-	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
-		if (s->state == SLOT_FREE)
-			return s;
-		if (s->state == SLOT_LIVE && !s->refs &&
-		    (!victim || s->stamp < victim->stamp))
-			victim = s;
+	/* A victim can be referenced between the scan and the claim. */
+	for (tries = 0; tries < 4; tries++) {
+		victim = NULL;
+		for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
+			w = pin_word(s);
+			if (w == SLOT_FREE) {
+				__atomic_store_n(&s->pin, SLOT_BUSY,
+						 __ATOMIC_RELAXED);
+				return s;
+			}
+			stamp = __atomic_load_n(&s->stamp, __ATOMIC_RELAXED);
+			if (w == SLOT_LIVE && (!victim || stamp < vstamp)) {
+				victim = s;
+				vstamp = stamp;
+			}
+		}
+		if (!victim)
+			return NULL;
+		if (claim_idle(victim)) {
+			*close_fd = victim->fd;
+			return victim;
+		}
 	}
-	if (victim)
-		*close_fd = victim->fd;
-	return victim;
+	return NULL;
 }
 
-static int use_slot(struct dev_slot *s, uint64_t ino,
-		    struct xs_ext4_devref *ref)
+/* Fill @ref from @s, which the caller holds a reference to. */
+static void fill_ref(struct dev_slot *s, uint64_t ino, int64_t now,
+		     struct xs_ext4_devref *ref)
 {
 	uint32_t group;
-	unsigned i;
+	uint64_t e;
 
-	s->stamp = ++dev_clock;
-	if (s->fd < 0)
-		return -s->err;
-	s->refs++;
+	__atomic_store_n(&s->stamp, now, __ATOMIC_RELAXED);
 	ref->slot = s;
 	ref->fd = s->fd;
 	ref->size = s->size;
@@ -316,25 +415,36 @@ static int use_slot(struct dev_slot *s, uint64_t ino,
 	ref->itable = 0;
 	if (ino >= 1 && ino <= s->geom.inodes_count) {
 		group = xs_ext4_group_of(&s->geom, ino);
-		i = group % ITABLE_SLOTS;
-		if (s->it_group[i] == group)
-			ref->itable = s->it_block[i];
+		e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
+				    __ATOMIC_RELAXED);
+		if (e >> IT_BLOCK_BITS == group / ITABLE_SLOTS)
+			ref->itable = e & IT_BLOCK_MASK;
 	}
+}
+
+/* Under dev_lock: a reference to @s, or its remembered failure. */
+static int use_slot(struct dev_slot *s, uint64_t ino, int64_t now,
+		    struct xs_ext4_devref *ref)
+{
+	if (s->fd < 0)
+		return -s->err;
+	__atomic_add_fetch(&s->pin, PIN_REF, __ATOMIC_ACQUIRE);
+	fill_ref(s, ino, now, ref);
 	return 0;
 }
 
 static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 		  int err, uint64_t size, const struct xs_ext4_geom *g,
-		  uint64_t ino, struct xs_ext4_devref *ref)
+		  uint64_t ino, int64_t now, struct xs_ext4_devref *ref)
 {
 	struct dev_slot *s;
-	int old_fd = -1, ret;
+	int old_fd = -1, ret, i;
 
 	pthread_mutex_lock(&dev_lock);
 	s = find_live(major, minor, euid);
 	if (s) {
 		/* Another thread opened it meanwhile: use that one. */
-		ret = use_slot(s, ino, ref);
+		ret = use_slot(s, ino, now, ref);
 		pthread_mutex_unlock(&dev_lock);
 		if (fd >= 0)
 			close(fd);
@@ -348,19 +458,25 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 			close(fd);
 		return err ? -err : -EBUSY;
 	}
-	memset(s, 0, sizeof(*s));
-	s->state = SLOT_LIVE;
+	/* BUSY: nobody else reads these fields until it is LIVE. */
 	s->major = major;
 	s->minor = minor;
 	s->euid = euid;
 	s->fd = fd;
 	s->err = err;
-	if (fd < 0)
-		s->expires = now_secs() + NEGATIVE_SECS;
+	s->expires = fd < 0 ? now_secs() + NEGATIVE_SECS : 0;
 	s->size = size;
 	if (g)
 		s->geom = *g;
-	ret = use_slot(s, ino, ref);
+	else
+		memset(&s->geom, 0, sizeof(s->geom));
+	for (i = 0; i < ITABLE_SLOTS; i++)
+		__atomic_store_n(&s->itable[i], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->stamp, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->pin, SLOT_LIVE, __ATOMIC_RELEASE);
+	ret = use_slot(s, ino, now, ref);
+	if (!ret)
+		__atomic_store_n(&dev_hint, s, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&dev_lock);
 	if (old_fd >= 0)
 		close(old_fd);
@@ -368,35 +484,57 @@ static int insert(uint32_t major, uint32_t minor, uid_t euid, int fd,
 }
 
 /*
- * Retire the devices opened under another effective uid; their fds are
- * returned in @fds (closed by the caller, outside the lock) unless a
- * reader still holds them.
+ * Under dev_lock: retire the devices opened under another effective uid;
+ * their fds are returned in @fds (closed by the caller, outside the lock)
+ * unless a reader still holds them (then its unpin closes them).
  */
 static int retire_foreign(uid_t euid, int *fds)
 {
 	struct dev_slot *s;
+	uint32_t refs;
 	int n = 0;
 
 	for (s = dev_slots; s < dev_slots + DEV_SLOTS; s++) {
-		if (s->state != SLOT_LIVE || s->euid == euid || s->fd < 0)
+		if (PIN_STATE(pin_word(s)) != SLOT_LIVE || s->euid == euid ||
+		    s->fd < 0)
 			continue;
-		s->state = SLOT_DEAD;
-		if (!s->refs) {
+		if (set_state(s, SLOT_LIVE, SLOT_DEAD, &refs) && !refs) {
 			fds[n++] = s->fd;
-			s->state = SLOT_FREE;
+			__atomic_store_n(&s->pin, SLOT_FREE, __ATOMIC_RELEASE);
 		}
 	}
 	return n;
 }
 
+/* The device of the last lookup, without the mutex: 0, else -EAGAIN. */
+static int get_hinted(uint32_t major, uint32_t minor, uid_t euid,
+		      uint64_t ino, int64_t now, struct xs_ext4_devref *ref)
+{
+	struct dev_slot *s = __atomic_load_n(&dev_hint, __ATOMIC_ACQUIRE);
+
+	if (!s || !pin(s))
+		return -EAGAIN;
+	if (s->major != major || s->minor != minor || s->euid != euid ||
+	    s->fd < 0) {
+		unpin(s);
+		return -EAGAIN;
+	}
+	fill_ref(s, ino, now, ref);
+	return 0;
+}
+
 int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		    struct xs_ext4_devref *ref)
 {
-	uid_t euid = current_euid();
 	struct xs_ext4_geom g;
 	struct dev_slot *s;
 	uint64_t size = 0;
+	int64_t now;
+	uid_t euid = current_euid(&now);
 	int fd = -1, ret, n = 0, stale[DEV_SLOTS];
+
+	if (get_hinted(major, minor, euid, ino, now, ref) == 0)
+		return 0;
 
 	pthread_once(&dev_once, dev_init);
 	pthread_mutex_lock(&dev_lock);
@@ -405,7 +543,9 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		dev_euid = euid;
 	}
 	s = find_live(major, minor, euid);
-	ret = s ? use_slot(s, ino, ref) : 0;
+	ret = s ? use_slot(s, ino, now, ref) : 0;
+	if (s && !ret)
+		__atomic_store_n(&dev_hint, s, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&dev_lock);
 	while (n--)
 		close(stale[n]);
@@ -415,29 +555,20 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 	/* Open outside the lock: sysfs and the device may be slow. */
 	ret = open_device(major, minor, &fd, &size, &g);
 	if (ret && lasting(-ret))
-		return insert(major, minor, euid, -1, -ret, 0, NULL, ino, ref);
+		return insert(major, minor, euid, -1, -ret, 0, NULL, ino, now,
+			      ref);
 	if (ret)
 		return ret;
-	return insert(major, minor, euid, fd, 0, size, &g, ino, ref);
+	return insert(major, minor, euid, fd, 0, size, &g, ino, now, ref);
 }
 
 void xs_ext4_dev_put(struct xs_ext4_devref *ref)
 {
 	struct dev_slot *s = ref->slot;
-	int fd = -1;
 
 	if (!s)
 		return;
-	pthread_mutex_lock(&dev_lock);
-	if (s->refs)
-		s->refs--;
-	if (s->state == SLOT_DEAD && !s->refs) {
-		fd = s->fd;
-		s->state = SLOT_FREE;
-	}
-	pthread_mutex_unlock(&dev_lock);
-	if (fd >= 0)
-		close(fd);
+	unpin(s);
 	ref->slot = NULL;
 	ref->fd = -1;
 }
@@ -446,14 +577,17 @@ int xs_ext4_dev_recheck(struct xs_ext4_devref *ref)
 {
 	struct dev_slot *s = ref->slot;
 	struct xs_ext4_geom g;
+	uint32_t refs;
 
 	if (read_super(ref->fd, ref->size, &g) == 0 &&
 	    memcmp(&g, &ref->geom, sizeof(g)) == 0)
 		return 0;
-	/* Another filesystem, or none readable: open afresh next time. */
+	/*
+	 * Another filesystem, or none readable: open afresh next time.  The
+	 * caller's reference keeps the entry; its xs_ext4_dev_put frees it.
+	 */
 	pthread_mutex_lock(&dev_lock);
-	if (s->state == SLOT_LIVE)
-		s->state = SLOT_DEAD;
+	set_state(s, SLOT_LIVE, SLOT_DEAD, &refs);
 	pthread_mutex_unlock(&dev_lock);
 	return 1;
 }
@@ -462,12 +596,12 @@ void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
 			    uint32_t group, uint64_t itable)
 {
 	struct dev_slot *s = ref->slot;
-	unsigned i = group % ITABLE_SLOTS;
 
-	pthread_mutex_lock(&dev_lock);
-	s->it_group[i] = group;
-	s->it_block[i] = itable;
-	pthread_mutex_unlock(&dev_lock);
+	/* Blocks past 2^37 (512 TiB of 4 KiB blocks) are not cached. */
+	if (itable && !(itable & ~IT_BLOCK_MASK))
+		__atomic_store_n(&s->itable[group % ITABLE_SLOTS],
+				 (uint64_t)(group / ITABLE_SLOTS) <<
+				 IT_BLOCK_BITS | itable, __ATOMIC_RELAXED);
 }
 
 int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,

@@ -744,6 +744,82 @@ static void test_threads(void **state)
 	th_loop_umount(&lp);
 }
 
+/*
+ * More devices than the library caches (16), probed by threads in
+ * different orders: entries are evicted and refilled while other threads
+ * take and drop references.  Every answer must be right and no more than
+ * 16 device fds may stay open.
+ */
+#define EVICT_DEVS	18
+#define EVICT_THREADS	4
+
+static struct th_loop evict_lp[EVICT_DEVS];
+
+static int unmount_evict(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < EVICT_DEVS; i++)
+		if (evict_lp[i].mnt[0])
+			th_loop_umount(&evict_lp[i]);
+	return 0;
+}
+
+static void *evict_prober(void *arg)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
+				      XSTAT_REQUEST_DATA_VERSION };
+	int start = (int)(long)arg, r, k, i, bad = 0;
+	struct xstat x;
+
+	for (r = 0; r < ROUNDS; r++)
+		for (k = 0; k < nfiles; k++) {
+			/* Each thread its own order: 7 is prime to 18. */
+			i = (start + k * 7) % nfiles;
+			if (xstat(AT_FDCWD, files[i].path, 0, &p, &x,
+				  sizeof(x)) != XSTAT_STRUCT_SIZE ||
+			    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION) ||
+			    x.st_data_version != files[i].o.version)
+				bad++;
+		}
+	__atomic_add_fetch(&thread_errors, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_threads_evict(void **state)
+{
+	pthread_t t[EVICT_THREADS];
+	char path[300];
+	int i, before;
+
+	(void)state;
+	nfiles = 0;
+	for (i = 0; i < EVICT_DEVS; i++) {
+		if (mounted(&evict_lp[i], "mkfs.ext4 -q -F -b 1024 %s"))
+			return;
+		pathf(path, sizeof(path), "%s/f%d", evict_lp[i].mnt, i);
+		/*
+		 * Fresh images give every file the same inode number: an
+		 * owner of its own makes a read of the wrong device fail.
+		 */
+		make_file(path, 0644, 1000 + (uid_t)i, 0);
+		add_file(path);
+		assert_int_equal(ext4_oracle_stat(evict_lp[i].dev, (uint64_t)
+						  files[i].st.st_ino,
+						  &files[i].o), 0);
+	}
+	before = th_count_fds();
+	thread_errors = 0;
+	for (i = 0; i < EVICT_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, evict_prober,
+						(void *)(long)(i * 5)), 0);
+	for (i = 0; i < EVICT_THREADS; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(thread_errors, 0);
+	assert_true(th_count_fds() <= before + 16);
+}
+
 int main(void)
 {
 	/*
@@ -757,6 +833,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_changes, unmount_image),
 		cmocka_unit_test_teardown(test_unprivileged, unmount_image),
 		cmocka_unit_test_teardown(test_remade_device, unmount_image),
+		cmocka_unit_test_teardown(test_threads_evict, unmount_evict),
 	};
 	struct th_loop l;
 	struct statx stx;
