@@ -87,11 +87,11 @@ static int decode(uint32_t magic, const struct file_handle *fh,
 }
 
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
-		  const struct xs_stat *st, uint64_t *gen)
+		  struct xs_stat *st, int with_mnt_id, uint64_t *gen)
 {
 	struct handle_buf h;
 	uint64_t ino;
-	int mount_id, flags;
+	int ret;
 
 	switch (magic) {
 	case XS_EXT4_SUPER_MAGIC:
@@ -103,12 +103,10 @@ int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		return -EOPNOTSUPP;
 	}
 
-	flags = t->flags & AT_EMPTY_PATH;
-	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
-		flags |= AT_SYMLINK_FOLLOW;
 	h.fh.handle_bytes = HANDLE_MAX;
-	if (name_to_handle_at(t->dfd, t->path, &h.fh, &mount_id, flags))
-		return -errno;
+	ret = xs_name_to_handle(t, &h.fh, with_mnt_id ? st : NULL);
+	if (ret)
+		return ret;
 	if (decode(magic, &h.fh, &ino, gen))
 		return -EPROTO;
 	if (ino != st->ino)

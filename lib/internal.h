@@ -111,12 +111,22 @@ void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
  * handle.c: generation from name_to_handle_at(); 0 or negative errno:
  * -EPROTO when the handle does not have the layout of @magic's filesystem
  * and -ESTALE when it names another inode (both: the magic may be stale).
+ * With @with_mnt_id the same call adds the mount ID to @st (see below).
  */
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
-		  const struct xs_stat *st, uint64_t *gen);
+		  struct xs_stat *st, int with_mnt_id, uint64_t *gen);
 
-/* mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo. */
+/*
+ * mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo.
+ * xs_name_to_handle(): name_to_handle_at() with @t's lookup flags, 0 or
+ * -errno; with @mnt, the mount ID the kernel returns (the unique one
+ * where it can) is stored there and its mask bit set, also when the
+ * handle did not fit (EOVERFLOW).
+ */
+struct file_handle;
 int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
+int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
+		      struct xs_stat *mnt);
 
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);

@@ -2,7 +2,9 @@
 /*
  * The mount ID when statx cannot give it: from name_to_handle_at(2), else
  * from the mnt_id: line of /proc/self/fdinfo for an O_PATH descriptor
- * (filesystems that cannot encode handles, such as procfs).
+ * (filesystems that cannot encode handles, such as procfs).  The same
+ * name_to_handle_at() call serves handle.c when the generation is asked
+ * for too: one system call for both.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,42 +24,51 @@
 
 static int unique_unsupported;
 
-static int mnt_id_call(const struct xs_target *t, int flags, void *id)
+static int handle_call(const struct xs_target *t, struct file_handle *fh,
+		       void *id, int flags)
+{
+	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
+		flags |= AT_SYMLINK_FOLLOW;
+	flags |= t->flags & AT_EMPTY_PATH;
+	return name_to_handle_at(t->dfd, t->path, fh, id, flags) ? -errno : 0;
+}
+
+int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
+		      struct xs_stat *mnt)
+{
+	uint64_t unique = 0;
+	int id = 0, ret;
+
+	if (!mnt)
+		return handle_call(t, fh, &id, 0);
+	if (!__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED)) {
+		ret = handle_call(t, fh, &unique, XS_AT_HANDLE_MNT_ID_UNIQUE);
+		if (ret != -EINVAL) {
+			if (ret == 0 || ret == -EOVERFLOW) {
+				mnt->mnt_id = unique;
+				mnt->mnt_id_unique = 1;
+				mnt->mask |= XSTAT_REQUEST_MNT_ID;
+			}
+			return ret;
+		}
+		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
+	}
+	ret = handle_call(t, fh, &id, 0);
+	if (ret == 0 || ret == -EOVERFLOW) {
+		mnt->mnt_id = (uint32_t)id;
+		mnt->mnt_id_unique = 0;
+		mnt->mask |= XSTAT_REQUEST_MNT_ID;
+	}
+	return ret;
+}
+
+/* Asked with handle_bytes 0, the kernel fills in only the mount ID. */
+static int by_handle(const struct xs_target *t, struct xs_stat *st)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
 
-	if (name_to_handle_at(t->dfd, t->path, &fh, id, flags) == 0 ||
-	    errno == EOVERFLOW)
-		return 0;
-	return -errno;
-}
-
-static int by_handle(const struct xs_target *t, struct xs_stat *st)
-{
-	int flags = t->flags & AT_EMPTY_PATH, ret;
-	uint64_t unique = 0;
-	int id = 0;
-
-	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
-		flags |= AT_SYMLINK_FOLLOW;
-	if (!__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED)) {
-		ret = mnt_id_call(t, flags | XS_AT_HANDLE_MNT_ID_UNIQUE,
-				  &unique);
-		if (ret == 0) {
-			st->mnt_id = unique;
-			st->mnt_id_unique = 1;
-			return 0;
-		}
-		if (ret != -EINVAL)
-			return ret;
-		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
-	}
-	ret = mnt_id_call(t, flags, &id);
-	if (ret)
-		return ret;
-	st->mnt_id = (uint32_t)id;
-	st->mnt_id_unique = 0;
-	return 0;
+	xs_name_to_handle(t, &fh, st);
+	return st->mask & XSTAT_REQUEST_MNT_ID ? 0 : -ENOENT;
 }
 
 static int read_retry(int fd, char *buf, size_t len)

@@ -29,10 +29,12 @@ static int remote_fs(uint32_t magic)
 	return 0;
 }
 
+/* @mnt: the handle's call also gives the mount ID (when statx did not). */
 static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
-			   uint32_t *fsflags, struct xs_stat *st, uint64_t *gen)
+			   uint32_t *fsflags, struct xs_stat *st, int mnt,
+			   uint64_t *gen)
 {
-	int ret = xs_handle_gen(t, *magic, st, gen);
+	int ret = xs_handle_gen(t, *magic, st, mnt, gen);
 
 	if (ret == -EPROTO || ret == -ESTALE) {
 		uint32_t fresh = xs_fs_magic_refresh(t, st, fsflags);
@@ -40,7 +42,7 @@ static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
 		if (fresh == *magic)
 			return ret;
 		*magic = fresh;
-		ret = xs_handle_gen(t, fresh, st, gen);
+		ret = xs_handle_gen(t, fresh, st, mnt, gen);
 	}
 	return ret;
 }
@@ -48,13 +50,15 @@ static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
 static void supplement_class3(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
+	int mnt = !!(want & XSTAT_REQUEST_MNT_ID);
 	uint32_t fsflags, magic;
 	uint64_t gen;
 
+	want &= XS_CLASS3;
 	magic = xs_fs_magic(t, st, &fsflags);
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (gen_from_handle(t, &magic, &fsflags, st, &gen) == 0 ||
+		if (gen_from_handle(t, &magic, &fsflags, st, mnt, &gen) == 0 ||
 		    (!(fsflags & XS_FSF_NO_GETVERSION) && !remote_fs(magic) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
@@ -103,7 +107,8 @@ void xs_supplement(const struct xs_target *t, uint64_t request,
 	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
 
 	if (want & XS_CLASS3)
-		supplement_class3(t, want & XS_CLASS3, st);
+		supplement_class3(t, want, st);
+	want &= ~st->mask;
 	if (want & XS_EXTRAS)
 		supplement_extras(t, want & XS_EXTRAS, st);
 }

@@ -113,6 +113,27 @@ static void test_mnt_id(void **state)
 		for (j = 0; j < 5; j++)
 			assert_int_equal(ours[i] == ours[j],
 					 theirs[i] == theirs[j]);
+	/*
+	 * Asked with the generation, the mount ID may come from the same
+	 * file-handle call (without statx): the same values either way.
+	 */
+	for (i = 0; i < 5; i++) {
+		const struct xstat_mnt_id *m;
+		unsigned long long gen, rm;
+		union result g;
+
+		assert_int_equal(ask(paths[i], XSTAT_REQUEST_GEN, &g,
+				     sizeof(g)), 152);
+		assert_int_equal(ask(paths[i], XSTAT_REQUEST_MNT_ID |
+				     XSTAT_REQUEST_GEN, &r, sizeof(r)), 168);
+		m = xstat_extra(&r.x, sizeof(r), XSTAT_REQUEST_MNT_ID);
+		assert_non_null(m);
+		assert_int_equal(m->mnt_id, ours[i]);
+		rm = r.x.st_result_mask & XSTAT_REQUEST_GEN;
+		assert_int_equal(rm, g.x.st_result_mask & XSTAT_REQUEST_GEN);
+		gen = rm ? g.x.st_gen : 0;
+		assert_int_equal(r.x.st_gen, gen);
+	}
 	/* And the very value statx gives, unique or not. */
 	assert_int_equal(ask(reg, XSTAT_REQUEST_MNT_ID, &r, sizeof(r)), 168);
 	if (sx_ok && (sx_reg.stx_mask & STATX_MNT_ID_UNIQUE_)) {
