@@ -1,29 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The fallback backend for kernels or sandboxes without statx(2):
- * fstatat(2) with the caller's lookup flags.  fxstat() arrives here as
- * { fd, "", AT_EMPTY_PATH }, which is what fstat() does.  The sync flags
- * have no fstatat equivalent: stat(2) behaves as AT_STATX_SYNC_AS_STAT.
+ * fstatat(2) with the caller's lookup flags (the call itself is inline in
+ * fallback.h).  fxstat() arrives here as { fd, "", AT_EMPTY_PATH }, which
+ * is what fstat() does.  The sync flags have no fstatat equivalent:
+ * stat(2) behaves as AT_STATX_SYNC_AS_STAT.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "internal.h"
-
-#define LOOKUP_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
 static void fill_time(struct xs_time *t, const struct timespec *ts)
 {
 	t->sec = ts->tv_sec;
 	t->nsec = (uint32_t)ts->tv_nsec;
-}
-
-int xs_fstatat(const struct xs_target *t, struct stat *sb)
-{
-	if (fstatat(t->dfd, t->path, sb, (int)(t->flags & LOOKUP_FLAGS)))
-		return -errno;
-	return 0;
 }
 
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)

@@ -86,8 +86,7 @@ struct stat;
 void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 			uint64_t request);
 
-/* fallback.c: fstatat(2) with the caller's lookup flags; 0 or -errno. */
-int xs_fstatat(const struct xs_target *t, struct stat *sb);
+/* fallback.c (the fstatat call inline in fallback.h): the record. */
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
 
 /* fastpath.h: struct xstat straight from the kernel's answer. */

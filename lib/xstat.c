@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "fallback.h"
 #include "fastpath.h"
 #include "statx_backend.h"
 #include "syscall.h"

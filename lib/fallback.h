@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The per-call part of the fallback backend, inlined into the entry
+ * points like statx_backend.h: one fstatat(2) with the caller's lookup
+ * flags.  Filling the record from its answer is fallback.c's.
+ */
+#ifndef LIBXSTAT_FALLBACK_H
+#define LIBXSTAT_FALLBACK_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "internal.h"
+
+#define XS_LOOKUP_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
+
+/* 0 or -errno. */
+static inline int xs_fstatat(const struct xs_target *t, struct stat *sb)
+{
+	if (fstatat(t->dfd, t->path, sb, (int)(t->flags & XS_LOOKUP_FLAGS)))
+		return -errno;
+	return 0;
+}
+
+#endif /* LIBXSTAT_FALLBACK_H */
