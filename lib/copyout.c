@@ -48,6 +48,7 @@ _Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
 	       "struct xstat has no holes");
 
 /* Write all of *x; fields not obtained are zero. */
+XS_HOT
 static void put_fixed(struct xstat *x, const struct xs_stat *st)
 {
 	static const struct xs_time zero_time;
@@ -152,6 +153,7 @@ ssize_t copyout_staged(const struct xs_stat *st, struct xstat *buffer,
 	return (ssize_t)size;
 }
 
+XS_HOT
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen)
 {

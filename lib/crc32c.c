@@ -93,6 +93,7 @@ uint32_t xs_crc32c_table(uint32_t crc, const void *buf, size_t len)
 
 #ifdef HAVE_CRC32_INSN
 __attribute__((target("sse4.2")))
+__attribute__((hot))
 static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 {
 	uint32_t d;
@@ -149,6 +150,7 @@ int xs_crc32c_insn_available(void)
 #endif
 }
 
+__attribute__((hot))
 uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 #ifdef HAVE_CRC32_INSN

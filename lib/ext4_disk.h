@@ -90,6 +90,7 @@
 
 /* Largest inode the prober reads (one stack buffer); larger ones are skipped. */
 #define EXT4_INODE_MAX		4096
+#define EXT4_INODE_SMALL	512	/* the usual sizes: 128, 256, 512 */
 
 static inline uint16_t xs_le16(const uint8_t *p)
 {

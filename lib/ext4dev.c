@@ -114,6 +114,7 @@ static void dev_init(void)
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 }
 
+XS_HOT
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	ssize_t n;
@@ -523,6 +524,7 @@ static int get_hinted(uint32_t major, uint32_t minor, uid_t euid,
 	return 0;
 }
 
+XS_HOT
 int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		    struct xs_ext4_devref *ref)
 {
@@ -562,6 +564,7 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 	return insert(major, minor, euid, fd, 0, size, &g, ino, now, ref);
 }
 
+XS_HOT
 void xs_ext4_dev_put(struct xs_ext4_devref *ref)
 {
 	struct dev_slot *s = ref->slot;
@@ -604,6 +607,7 @@ void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
 				 IT_BLOCK_BITS | itable, __ATOMIC_RELAXED);
 }
 
+XS_HOT
 int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,
 		      size_t len, uint64_t off)
 {

@@ -54,17 +54,15 @@ static int read_itable(const struct xs_ext4_devref *ref, uint64_t ino,
 	return ret;
 }
 
-/* Read and decode inode @ino; a torn checksum is read once more. */
-static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
-		      uint64_t itable, struct xs_ext4_inode *in)
+/* Read and decode inode @ino into @raw; a torn checksum is read again. */
+static inline int read_inode_into(const struct xs_ext4_devref *ref,
+				  uint64_t ino, uint64_t itable,
+				  struct xs_ext4_inode *in, uint8_t *raw)
 {
 	const struct xs_ext4_geom *g = &ref->geom;
-	uint8_t raw[EXT4_INODE_MAX];
 	uint64_t off;
 	int ret, tries;
 
-	if (g->inode_size > sizeof(raw))
-		return -EOPNOTSUPP;
 	ret = xs_ext4_inode_offset(g, ino, itable, &off);
 	for (tries = 0; !ret && tries < 2; tries++) {
 		ret = xs_ext4_dev_pread(ref, raw, g->inode_size, off);
@@ -77,7 +75,36 @@ static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
 	return ret;
 }
 
+/* Inodes larger than EXT4_INODE_SMALL (mkfs -I 1024 and up): rare. */
+static __attribute__((noinline, cold))
+int read_big_inode(const struct xs_ext4_devref *ref, uint64_t ino,
+		   uint64_t itable, struct xs_ext4_inode *in)
+{
+	uint8_t raw[EXT4_INODE_MAX];
+
+	if (ref->geom.inode_size > sizeof(raw))
+		return -EOPNOTSUPP;
+	return read_inode_into(ref, ino, itable, in, raw);
+}
+
+/*
+ * The usual inode sizes with a small buffer: a call that reads an inode
+ * touches one stack page fewer (each page touched after a system call
+ * costs a page walk where the TLB is flushed on every one).
+ */
+XS_HOT
+static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
+		      uint64_t itable, struct xs_ext4_inode *in)
+{
+	uint8_t raw[EXT4_INODE_SMALL];
+
+	if (ref->geom.inode_size > sizeof(raw))
+		return read_big_inode(ref, ino, itable, in);
+	return read_inode_into(ref, ino, itable, in, raw);
+}
+
 /* The raw inode must be the file stat described, as it is now. */
+XS_HOT
 static int same_file(const struct xs_ext4_inode *in, const struct xs_stat *st)
 {
 	if (in->mode != st->mode || in->links != st->nlink ||
@@ -94,6 +121,7 @@ static int same_file(const struct xs_ext4_inode *in, const struct xs_stat *st)
  * pread saved), else from the group descriptor; a failure with a cached
  * block is retried from the descriptor.
  */
+XS_HOT
 static int probe_once(const struct xs_ext4_devref *ref,
 		      const struct xs_stat *st, struct xs_ext4_inode *in)
 {
@@ -135,6 +163,7 @@ static void report(uint64_t want, const struct xs_ext4_inode *in,
 	}
 }
 
+XS_HOT
 void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 {
 	struct xs_ext4_devref ref;

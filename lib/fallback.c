@@ -16,7 +16,7 @@ static void fill_time(struct xs_time *t, const struct timespec *ts)
 	t->nsec = (uint32_t)ts->tv_nsec;
 }
 
-void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
+XS_HOT void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 {
 	st->mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
 	st->mode = sb->st_mode;

@@ -119,6 +119,7 @@ static int other_mount(uint64_t value, const struct xs_stat *st)
 	return tag && st->mnt_tag && tag != (st->mnt_tag & 0xffffff);
 }
 
+XS_HOT
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags)
 {

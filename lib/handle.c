@@ -86,6 +86,7 @@ static int decode(uint32_t magic, const struct file_handle *fh,
 	return -EOPNOTSUPP;
 }
 
+XS_HOT
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  struct xs_stat *st, int with_mnt_id, uint64_t *gen)
 {

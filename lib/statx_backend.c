@@ -106,8 +106,8 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
 }
 
-void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
-			uint64_t request)
+XS_HOT void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			       uint64_t request)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
 	st->mode = sx->stx_mode;

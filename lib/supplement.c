@@ -101,8 +101,8 @@ static void supplement_extras(const struct xs_target *t, uint64_t want,
 		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
 }
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-		   struct xs_stat *st)
+XS_HOT void xs_supplement(const struct xs_target *t, uint64_t request,
+			  struct xs_stat *st)
 {
 	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
 

@@ -36,7 +36,7 @@ union xs_kernel_stat {
  * asked for and is still missing, and copyout.c's layout and size rule.
  * Kept out of line so the fast path carries none of its frame.
  */
-static __attribute__((noinline))
+static __attribute__((noinline)) XS_HOT
 ssize_t general(const struct xs_target *t, uint64_t request,
 		const union xs_kernel_stat *k, int from_statx,
 		struct xstat *buffer, size_t buflen)
@@ -98,7 +98,7 @@ ssize_t do_xstat(const struct xs_target *t,
 	return general(t, request, &k, 0, buffer, buflen);
 }
 
-XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
+XS_EXPORT XS_HOT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
@@ -111,7 +111,7 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	return do_xstat(&t, params, buffer, buflen);
 }
 
-XS_EXPORT ssize_t fxstat(unsigned fd, unsigned flags,
+XS_EXPORT XS_HOT ssize_t fxstat(unsigned fd, unsigned flags,
 			 const struct xstat_parameters *params,
 			 struct xstat *buffer, size_t buflen)
 {

@@ -54,6 +54,8 @@ static const struct layout layouts[] = {
 	/* lazytime: timestamps lag on disk, i_version must not. */
 	{ "mkfs.ext4 -q -F -b 1024 %s", 1, 0, 0, "lazytime", 0 },
 	{ "mkfs.ext4 -q -F -I 128 %s", 0, 0, 0, NULL, 0 },
+	/* Inodes larger than the prober's usual buffer. */
+	{ "mkfs.ext4 -q -F -I 1024 %s", 1, 0, 0, NULL, 0 },
 	{ "mkfs.ext4 -q -F -I 256 -O ^metadata_csum %s", 1, 0, 0, NULL, 0 },
 	{ "mkfs.ext4 -q -F -O metadata_csum_seed -E desc_size=128 %s",
 	  1, 0, 0, NULL, 0 },
