@@ -10,8 +10,10 @@
  * entry's state share one atomic word, so the device of the last probe is
  * found and referenced with one compare-and-swap and released with one
  * atomic subtraction, without the mutex; everything else (opening,
- * evicting, retiring) changes entries under the mutex.  Entries are keyed by device and effective uid: after a
- * setuid() the process gets its own answer instead of reusing a root fd,
+ * evicting, retiring) changes entries under the mutex.
+ *
+ * Entries are keyed by device and effective uid: after a setuid() the
+ * process gets its own answer instead of reusing a root fd,
  * and the first probe that sees the new uid closes the fds opened under
  * another one.  The uid is re-read at most every 10 ms (and at once in a
  * child after fork()), so a raw-device fd outlives a privilege drop by
@@ -85,7 +87,7 @@ static uid_t dev_euid;		/* of the last call; under dev_lock */
  * with page-table isolation as costly as the pread of the inode itself.
  */
 #define EUID_RECHECK_NS	10000000LL
-static _Atomic int64_t euid_read_at;	/* CLOCK_MONOTONIC_COARSE ns; 0: never */
+static _Atomic int64_t euid_read_at;	/* MONOTONIC_COARSE ns; 0: never */
 static _Atomic uid_t euid_known;
 
 /*
