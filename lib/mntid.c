@@ -24,6 +24,7 @@
 
 static int unique_unsupported;
 
+XS_HOT
 static int handle_call(const struct xs_target *t, struct file_handle *fh,
 		       void *id, int flags)
 {
@@ -33,6 +34,7 @@ static int handle_call(const struct xs_target *t, struct file_handle *fh,
 	return name_to_handle_at(t->dfd, t->path, fh, id, flags) ? -errno : 0;
 }
 
+XS_HOT
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_stat *mnt)
 {
