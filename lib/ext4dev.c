@@ -526,19 +526,15 @@ static int get_hinted(uint32_t major, uint32_t minor, uid_t euid,
 	return 0;
 }
 
-XS_HOT
-int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
-		    struct xs_ext4_devref *ref)
+/* Not the device of the last lookup: the table under the mutex. */
+static __attribute__((noinline))
+int get_locked(uint32_t major, uint32_t minor, uid_t euid, uint64_t ino,
+	       int64_t now, struct xs_ext4_devref *ref)
 {
 	struct xs_ext4_geom g;
 	struct dev_slot *s;
 	uint64_t size = 0;
-	int64_t now;
-	uid_t euid = current_euid(&now);
 	int fd = -1, ret, n = 0, stale[DEV_SLOTS];
-
-	if (get_hinted(major, minor, euid, ino, now, ref) == 0)
-		return 0;
 
 	pthread_once(&dev_once, dev_init);
 	pthread_mutex_lock(&dev_lock);
@@ -564,6 +560,18 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 	if (ret)
 		return ret;
 	return insert(major, minor, euid, fd, 0, size, &g, ino, now, ref);
+}
+
+XS_HOT
+int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
+		    struct xs_ext4_devref *ref)
+{
+	int64_t now;
+	uid_t euid = current_euid(&now);
+
+	if (get_hinted(major, minor, euid, ino, now, ref) == 0)
+		return 0;
+	return get_locked(major, minor, euid, ino, now, ref);
 }
 
 XS_HOT
