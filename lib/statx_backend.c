@@ -168,11 +168,11 @@ int xs_statx_failed(int state, long ret)
 }
 #endif
 
+#ifdef XS_NR_statx
 /* The first calls, until statx is known to work or not to. */
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx)
 {
-#ifdef XS_NR_statx
 	int state = xs_backend_current();
 	long ret;
 
@@ -186,10 +186,5 @@ int xs_statx_first(const struct xs_target *t, uint64_t request,
 		return 0;
 	}
 	return xs_statx_failed(state, ret);
-#else
-	(void)t;
-	(void)request;
-	(void)sx;
-	return -ENOSYS;
-#endif
 }
+#endif

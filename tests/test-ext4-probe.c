@@ -696,17 +696,21 @@ static void test_remade_device(void **state)
 
 static int thread_errors;
 
-/* Many threads probe the same device: all answers right, one fd. */
+/*
+ * One thread's probes: every file ROUNDS times, starting at file @arg and
+ * stepping by 7 (prime to the file counts used), so that threads go in
+ * different orders.  Every answer must be the oracle's data version.
+ */
 static void *prober(void *arg)
 {
 	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
 				      XSTAT_REQUEST_DATA_VERSION };
+	int start = (int)(long)arg, r, k, i, bad = 0;
 	struct xstat x;
-	int r, i, bad = 0;
 
-	(void)arg;
 	for (r = 0; r < ROUNDS; r++)
-		for (i = 0; i < nfiles; i++) {
+		for (k = 0; k < nfiles; k++) {
+			i = (start + k * 7) % nfiles;
 			if (xstat(AT_FDCWD, files[i].path,
 				  AT_SYMLINK_NOFOLLOW, &p, &x, sizeof(x)) !=
 			    XSTAT_STRUCT_SIZE ||
@@ -737,8 +741,10 @@ static void test_threads(void **state)
 	}
 	before = th_count_fds();
 	thread_errors = 0;
+	/* Many threads probe the same device: all right, one fd. */
 	for (i = 0; i < THREADS; i++)
-		assert_int_equal(pthread_create(&t[i], NULL, prober, NULL), 0);
+		assert_int_equal(pthread_create(&t[i], NULL, prober,
+						(void *)(long)i), 0);
 	for (i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
 	assert_int_equal(thread_errors, 0);
@@ -754,6 +760,8 @@ static void test_threads(void **state)
  */
 #define EVICT_DEVS	18
 #define EVICT_THREADS	4
+/* prober() steps by 7: it visits every file only if 7 is prime to it. */
+_Static_assert(MAX_FILES % 7 && EVICT_DEVS % 7, "prober's step");
 
 static struct th_loop evict_lp[EVICT_DEVS];
 
@@ -766,27 +774,6 @@ static int unmount_evict(void **state)
 		if (evict_lp[i].mnt[0])
 			th_loop_umount(&evict_lp[i]);
 	return 0;
-}
-
-static void *evict_prober(void *arg)
-{
-	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
-				      XSTAT_REQUEST_DATA_VERSION };
-	int start = (int)(long)arg, r, k, i, bad = 0;
-	struct xstat x;
-
-	for (r = 0; r < ROUNDS; r++)
-		for (k = 0; k < nfiles; k++) {
-			/* Each thread its own order: 7 is prime to 18. */
-			i = (start + k * 7) % nfiles;
-			if (xstat(AT_FDCWD, files[i].path, 0, &p, &x,
-				  sizeof(x)) != XSTAT_STRUCT_SIZE ||
-			    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION) ||
-			    x.st_data_version != files[i].o.version)
-				bad++;
-		}
-	__atomic_add_fetch(&thread_errors, bad, __ATOMIC_RELAXED);
-	return NULL;
 }
 
 static void test_threads_evict(void **state)
@@ -814,7 +801,7 @@ static void test_threads_evict(void **state)
 	before = th_count_fds();
 	thread_errors = 0;
 	for (i = 0; i < EVICT_THREADS; i++)
-		assert_int_equal(pthread_create(&t[i], NULL, evict_prober,
+		assert_int_equal(pthread_create(&t[i], NULL, prober,
 						(void *)(long)(i * 5)), 0);
 	for (i = 0; i < EVICT_THREADS; i++)
 		pthread_join(t[i], NULL);
