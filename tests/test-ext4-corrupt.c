@@ -69,19 +69,6 @@ struct sbinfo {
 	uint32_t	block_size, ipg, first_data, desc_size, inode_size;
 };
 
-static void pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < len);
-}
-
 static uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -134,11 +121,11 @@ static void populate(const char *mnt, const char *dev, int ext4)
 {
 	static const char *const names[NFILES] = { "file", "dir", "sym" };
 
-	pathf(files[0].path, sizeof(files[0].path), "%s/%s", mnt, names[0]);
+	th_pathf(files[0].path, sizeof(files[0].path), "%s/%s", mnt, names[0]);
 	make_file(files[0].path);
-	pathf(files[1].path, sizeof(files[1].path), "%s/%s", mnt, names[1]);
+	th_pathf(files[1].path, sizeof(files[1].path), "%s/%s", mnt, names[1]);
 	assert_int_equal(mkdir(files[1].path, 0750), 0);
-	pathf(files[2].path, sizeof(files[2].path), "%s/%s", mnt, names[2]);
+	th_pathf(files[2].path, sizeof(files[2].path), "%s/%s", mnt, names[2]);
 	assert_int_equal(symlink("file", files[2].path), 0);
 	oracles(dev, ext4);
 }
@@ -491,11 +478,11 @@ static void create_files(const char *mnt)
 {
 	char path[300];
 
-	pathf(path, sizeof(path), "%s/file", mnt);
+	th_pathf(path, sizeof(path), "%s/file", mnt);
 	make_file(path);
-	pathf(path, sizeof(path), "%s/dir", mnt);
+	th_pathf(path, sizeof(path), "%s/dir", mnt);
 	assert_int_equal(mkdir(path, 0750), 0);
-	pathf(path, sizeof(path), "%s/sym", mnt);
+	th_pathf(path, sizeof(path), "%s/sym", mnt);
 	assert_int_equal(symlink("file", path), 0);
 }
 
@@ -504,8 +491,8 @@ static void make_image(const char *name, const char *mkfs)
 {
 	char img[300], dev[64], cmd[600];
 
-	pathf(img, sizeof(img), "%s/%s", stale_dir, name);
-	pathf(cmd, sizeof(cmd), mkfs, img);
+	th_pathf(img, sizeof(img), "%s/%s", stale_dir, name);
+	th_pathf(cmd, sizeof(cmd), mkfs, img);
 	assert_int_equal(th_run(NULL, 0, "truncate -s %dM '%s' && %s "
 				">/dev/null 2>&1", STALE_MB, img, cmd), 0);
 	assert_int_equal(th_run(dev, sizeof(dev), "losetup -f --show '%s'",
@@ -525,7 +512,7 @@ static void switch_to(const char *name)
 	int dfd, ifd, ret;
 
 	th_run(NULL, 0, "umount '%s' 2>/dev/null", stale_mnt);
-	pathf(img, sizeof(img), "%s/%s", stale_dir, name);
+	th_pathf(img, sizeof(img), "%s/%s", stale_dir, name);
 	dfd = open(stale_dev, O_RDONLY | O_CLOEXEC);
 	ifd = open(img, O_RDONLY | O_CLOEXEC);
 	assert_true(dfd >= 0 && ifd >= 0);
@@ -540,9 +527,9 @@ static void switch_to(const char *name)
 
 static void observe_files(const char *mnt, int ext4)
 {
-	pathf(files[0].path, sizeof(files[0].path), "%s/file", mnt);
-	pathf(files[1].path, sizeof(files[1].path), "%s/dir", mnt);
-	pathf(files[2].path, sizeof(files[2].path), "%s/sym", mnt);
+	th_pathf(files[0].path, sizeof(files[0].path), "%s/file", mnt);
+	th_pathf(files[1].path, sizeof(files[1].path), "%s/dir", mnt);
+	th_pathf(files[2].path, sizeof(files[2].path), "%s/sym", mnt);
 	oracles(stale_dev, ext4);
 }
 
@@ -554,14 +541,14 @@ static void test_stale(void **state)
 
 	(void)state;
 	assert_non_null(th_mkdtemp(stale_dir, sizeof(stale_dir)));
-	pathf(stale_mnt, sizeof(stale_mnt), "%s/mnt", stale_dir);
+	th_pathf(stale_mnt, sizeof(stale_mnt), "%s/mnt", stale_dir);
 	assert_int_equal(mkdir(stale_mnt, 0755), 0);
 	make_image("a", "mkfs.ext4 -q -F -b 4096 -I 256 -O 64bit %s");
 	make_image("b", "mkfs.ext4 -q -F -b 1024 -I 128 -O ^64bit %s");
 	if (have_xfs)
 		make_image("c", "mkfs.xfs -q -f %s");
 
-	pathf(img, sizeof(img), "%s/a", stale_dir);
+	th_pathf(img, sizeof(img), "%s/a", stale_dir);
 	assert_int_equal(th_run(stale_dev, sizeof(stale_dev),
 				"losetup -r -f --show '%s'", img), 0);
 	assert_int_equal(th_run(NULL, 0, "mount -o ro %s '%s'", stale_dev,

@@ -98,20 +98,6 @@ static struct file files[MAX_FILES];
 static int nfiles;
 static int statx_oracle;	/* glibc statx() works here */
 
-/* snprintf that must not truncate (paths are built from mount points). */
-static void pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < len);
-}
-
 static void seen_from_xstat(struct seen *s, long long ret,
 			    const struct xstat *x)
 {
@@ -192,12 +178,12 @@ static void find_tool(void)
 {
 	const char *top = getenv("top_builddir");
 
-	pathf(tool_bin, sizeof(tool_bin), "%s/tools/.libs/xstat", top);
+	th_pathf(tool_bin, sizeof(tool_bin), "%s/tools/.libs/xstat", top);
 	if (access(tool_bin, X_OK) == 0) {
-		pathf(tool_env, sizeof(tool_env),
+		th_pathf(tool_env, sizeof(tool_env),
 		      "LD_LIBRARY_PATH='%s/lib/.libs'", top);
 	} else {
-		pathf(tool_bin, sizeof(tool_bin), "%s/tools/xstat", top);
+		th_pathf(tool_bin, sizeof(tool_bin), "%s/tools/xstat", top);
 		tool_env[0] = '\0';
 	}
 }
@@ -226,7 +212,7 @@ static void observe_tool(const char *env, const char *wrap, size_t which)
 		for (i = 0; i < nfiles; i++) {
 			char key[320];
 
-			pathf(key, sizeof(key), "{\"path\":\"%s\",",
+			th_pathf(key, sizeof(key), "{\"path\":\"%s\",",
 				 files[i].path);
 			if (strncmp(line, key, strlen(key)))
 				continue;
@@ -262,7 +248,7 @@ static void add_file(const char *path)
 	assert_true(nfiles < MAX_FILES);
 	f = &files[nfiles++];
 	memset(f, 0, sizeof(*f));
-	pathf(f->path, sizeof(f->path), "%s", path);
+	th_pathf(f->path, sizeof(f->path), "%s", path);
 	assert_int_equal(lstat(path, &f->st), 0);
 }
 
@@ -363,37 +349,37 @@ static void populate(const char *mnt, const struct layout *lay)
 	char path[300], sub[300];
 	int d, i;
 
-	pathf(path, sizeof(path), "%s/file", mnt);
+	th_pathf(path, sizeof(path), "%s/file", mnt);
 	make_file(path, 0644, 1234, 5678);
-	pathf(sub, sizeof(sub), "%s/link", mnt);
+	th_pathf(sub, sizeof(sub), "%s/link", mnt);
 	assert_int_equal(link(path, sub), 0);	/* nlink 2 */
 	add_file(path);
-	pathf(path, sizeof(path), "%s/bigids", mnt);
+	th_pathf(path, sizeof(path), "%s/bigids", mnt);
 	make_file(path, 0600, 70000, 80000);	/* needs i_uid_high */
 	add_file(path);
-	pathf(path, sizeof(path), "%s/dir", mnt);
+	th_pathf(path, sizeof(path), "%s/dir", mnt);
 	assert_int_equal(mkdir(path, 0750), 0);
 	add_file(path);
-	pathf(path, sizeof(path), "%s/sym", mnt);
+	th_pathf(path, sizeof(path), "%s/sym", mnt);
 	assert_int_equal(symlink("file", path), 0);
 	add_file(path);
-	pathf(path, sizeof(path), "%s/fifo", mnt);
+	th_pathf(path, sizeof(path), "%s/fifo", mnt);
 	assert_int_equal(mkfifo(path, 0640), 0);
 	add_file(path);
 
 	/* Many files in many directories (Orlov spreads the directories). */
 	for (d = 0; d < lay->dirs; d++) {
-		pathf(sub, sizeof(sub), "%s/d%d", mnt, d);
+		th_pathf(sub, sizeof(sub), "%s/d%d", mnt, d);
 		assert_int_equal(mkdir(sub, 0755), 0);
 		for (i = 0; i < lay->files; i++) {
-			pathf(path, sizeof(path), "%s/f%d", sub, i);
+			th_pathf(path, sizeof(path), "%s/f%d", sub, i);
 			make_file(path, 0644, 0, 0);
 		}
 		/* Sample the last file of some directories. */
 		if (d % 4 == 3 || d == lay->dirs - 1)
 			add_file(path);
 	}
-	pathf(path, sizeof(path), "%s/fresh", mnt);
+	th_pathf(path, sizeof(path), "%s/fresh", mnt);
 	make_file(path, 0644, 0, 0);
 	add_file(path);
 }
@@ -460,7 +446,7 @@ static void test_reuse(void **state)
 
 	(void)state;
 	mounted(&lp, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/old", lp.mnt);
+	th_pathf(path, sizeof(path), "%s/old", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
@@ -468,7 +454,7 @@ static void test_reuse(void **state)
 	old = files[0].o;
 	assert_int_equal(unlink(path), 0);
 
-	pathf(path2, sizeof(path2), "%s/new", lp.mnt);
+	th_pathf(path2, sizeof(path2), "%s/new", lp.mnt);
 	make_file(path2, 0640, 42, 43);
 	assert_int_equal(lstat(path2, &st), 0);
 	assert_int_equal(st.st_ino, files[0].st.st_ino);	/* reused */
@@ -494,7 +480,7 @@ static void test_changes(void **state)
 
 	(void)state;
 	mounted(&lp, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/changing", lp.mnt);
+	th_pathf(path, sizeof(path), "%s/changing", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
@@ -630,16 +616,16 @@ static void test_unprivileged(void **state)
 
 	(void)state;
 	mounted(&lp, "mkfs.ext4 -q -F %s");
-	pathf(path, sizeof(path), "%s/world", lp.mnt);
+	th_pathf(path, sizeof(path), "%s/world", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	/* Probe as root first: the child must not reuse the root fd. */
 	nfiles = 0;
 	add_file(path);
 	observe_in_process();
 	assert_true(files[0].in_proc.mask & XSTAT_REQUEST_DATA_VERSION);
-	pathf(dir, sizeof(dir), "%s", lp.mnt);
+	th_pathf(dir, sizeof(dir), "%s", lp.mnt);
 	assert_int_equal(chmod(dirname(dir), 0755), 0);
-	pathf(bindir, sizeof(bindir), "%s/bin", dir);
+	th_pathf(bindir, sizeof(bindir), "%s/bin", dir);
 	assert_int_equal(mkdir(bindir, 0755), 0);
 	assert_int_equal(copy_tool(bindir), 0);
 
@@ -671,7 +657,7 @@ static void test_remade_device(void **state)
 
 	(void)state;
 	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -I 128 %s");
-	pathf(path, sizeof(path), "%s/one", lp.mnt);
+	th_pathf(path, sizeof(path), "%s/one", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
@@ -682,7 +668,7 @@ static void test_remade_device(void **state)
 	assert_int_equal(th_run(NULL, 0, "mkfs.ext4 -q -F -b 4096 %s "
 				">/dev/null 2>&1", lp.dev), 0);
 	assert_int_equal(th_run(NULL, 0, "mount %s '%s'", lp.dev, lp.mnt), 0);
-	pathf(path, sizeof(path), "%s/two", lp.mnt);
+	th_pathf(path, sizeof(path), "%s/two", lp.mnt);
 	make_file(path, 0644, 0, 0);
 	nfiles = 0;
 	add_file(path);
@@ -732,7 +718,7 @@ static void test_threads(void **state)
 	mounted(&lp, "mkfs.ext4 -q -F -b 1024 -g 1024 -N 4096 %s");
 	nfiles = 0;
 	for (i = 0; i < MAX_FILES; i++) {
-		pathf(path, sizeof(path), "%s/t%d", lp.mnt, i);
+		th_pathf(path, sizeof(path), "%s/t%d", lp.mnt, i);
 		make_file(path, 0644, 0, 0);
 		add_file(path);
 		assert_int_equal(ext4_oracle_stat(lp.dev, (uint64_t)
@@ -787,7 +773,7 @@ static void test_threads_evict(void **state)
 	for (i = 0; i < EVICT_DEVS; i++) {
 		if (mounted(&evict_lp[i], "mkfs.ext4 -q -F -b 1024 %s"))
 			return;
-		pathf(path, sizeof(path), "%s/f%d", evict_lp[i].mnt, i);
+		th_pathf(path, sizeof(path), "%s/f%d", evict_lp[i].mnt, i);
 		/*
 		 * Fresh images give every file the same inode number: an
 		 * owner of its own makes a read of the wrong device fail.

@@ -33,6 +33,20 @@ int th_count_fds(void)
 
 static int fds_before;
 
+void th_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		fprintf(stderr, "test path too long: %s\n", fmt);
+		abort();
+	}
+}
+
 int th_fds_setup(void **state)
 {
 	(void)state;

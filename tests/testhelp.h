@@ -31,6 +31,13 @@ int th_fds_teardown(void **state);
 int th_run(char *out, size_t outlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * snprintf() into a path buffer that must not truncate: a test path that
+ * does not fit aborts the test program (a failure, never a wrong path).
+ */
+void th_pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* A fresh temporary directory under $TMPDIR or /tmp; removed by th_rmrf. */
 char *th_mkdtemp(char *buf, size_t len);
 void th_rmrf(const char *path);
