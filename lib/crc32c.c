@@ -129,7 +129,7 @@ static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 /* CPUID, once: 1 without SSE4.2, 2 with it. */
 static int crc32_insn_state(void)
 {
-	static _Atomic int state;
+	static int state;	/* atomic */
 	int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
 	unsigned a, b, c, d;
 

@@ -87,8 +87,8 @@ static uid_t dev_euid;		/* of the last call; under dev_lock */
  * with page-table isolation as costly as the pread of the inode itself.
  */
 #define EUID_RECHECK_NS	10000000LL
-static _Atomic int64_t euid_read_at;	/* MONOTONIC_COARSE ns; 0: never */
-static _Atomic uid_t euid_known;
+static int64_t euid_read_at;	/* atomic; MONOTONIC_COARSE ns, 0: never */
+static uid_t euid_known;		/* atomic */
 
 /*
  * fork() while another thread holds the lock would leave it locked in

@@ -20,7 +20,7 @@
 #include "statx_backend.h"
 #include "syscall.h"
 
-_Atomic int xs_backend_state = XS_BACKEND_UNKNOWN;
+int xs_backend_state = XS_BACKEND_UNKNOWN;	/* atomic */
 
 #ifdef XS_NR_statx
 static long raw_statx(int dfd, const char *path, unsigned flags,

@@ -15,7 +15,7 @@
 #include "syscall.h"
 
 /* enum xs_backend, set once by statx_backend.c. */
-extern XS_HIDDEN _Atomic int xs_backend_state;
+extern XS_HIDDEN int xs_backend_state;	/* atomic */
 
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx);

@@ -747,7 +747,7 @@ static void test_threads(void **state)
 #define EVICT_DEVS	18
 #define EVICT_THREADS	4
 /* prober() steps by 7: it visits every file only if 7 is prime to it. */
-_Static_assert(MAX_FILES % 7 && EVICT_DEVS % 7, "prober's step");
+_Static_assert(MAX_FILES % 7 != 0 && EVICT_DEVS % 7 != 0, "prober's step");
 
 static struct th_loop evict_lp[EVICT_DEVS];
 
