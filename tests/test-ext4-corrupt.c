@@ -615,13 +615,9 @@ int main(void)
 		return TH_SKIP;
 	}
 	/* Loop devices, ext4 mounts and writes to a mounted device, or skip. */
-	ret = th_loop_mount(&l, 16, "mkfs.ext4 -q -F %s", NULL);
-	if (ret == TH_SKIP) {
-		fprintf(stderr, "SKIP: no loop devices\n");
-		return TH_SKIP;
-	}
+	ret = th_loop_check(&l, "mkfs.ext4 -q -F %s");
 	if (ret)
-		return 1;
+		return ret;
 	ret = dev_rw(l.dev, b, 2, 0, 0) || dev_rw(l.dev, b, 2, 0, 1);
 	th_loop_umount(&l);
 	if (ret) {

@@ -822,13 +822,9 @@ int main(void)
 		return TH_SKIP;
 	}
 	/* Loop devices and ext4 mounts must work here, or skip. */
-	ret = th_loop_mount(&l, 16, "mkfs.ext4 -q -F %s", NULL);
-	if (ret == TH_SKIP) {
-		fprintf(stderr, "SKIP: no loop devices\n");
-		return TH_SKIP;
-	}
+	ret = th_loop_check(&l, "mkfs.ext4 -q -F %s");
 	if (ret)
-		return 1;
+		return ret;
 	th_loop_umount(&l);
 	find_tool();
 	statx_oracle = statx(AT_FDCWD, "/", 0, STATX_BTIME, &stx) == 0;

@@ -149,6 +149,15 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 	return 0;
 }
 
+int th_loop_check(struct th_loop *l, const char *mkfs)
+{
+	int ret = th_loop_mount(l, 16, mkfs, NULL);
+
+	if (ret == TH_SKIP)
+		fprintf(stderr, "SKIP: no loop devices\n");
+	return ret == 0 || ret == TH_SKIP ? ret : 1;
+}
+
 void th_loop_umount(struct th_loop *l)
 {
 	char *slash;

@@ -58,6 +58,13 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 void th_loop_umount(struct th_loop *l);
 
 /*
+ * For a test program's main(): do loop devices and @mkfs's filesystem
+ * work here?  Mounts a 16 MiB image; 0: it is mounted at @l (the caller
+ * unmounts it), TH_SKIP: no loop devices (said on stderr), 1: failure.
+ */
+int th_loop_check(struct th_loop *l, const char *mkfs);
+
+/*
  * Make the given system call (by number) fail with @err in this process
  * and its children, as container seccomp profiles do.  th_block_statx()
  * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
