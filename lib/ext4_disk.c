@@ -259,41 +259,37 @@ int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
  * metadata_csum: crc32c over the inode number, the generation and the
  * whole inode with its checksum fields taken as zero.  The high half
  * exists only when i_extra_isize covers it; otherwise 16 bits compare.
- * The first 128 bytes are copied with the low half zeroed, so the CRC
- * runs in four calls, on a small buffer whatever the inode size.
+ * The fields are zeroed in place for the CRC and put back after it, so
+ * the CRC runs in two calls, over the buffer as it is.
  */
 __attribute__((hot))
 static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
-			 const uint8_t *b, uint32_t extra)
+			 uint8_t *b, uint32_t extra)
 {
-	static const uint8_t zero[2];
-	uint8_t head[8 + EXT4_GOOD_OLD_INODE];
+	uint8_t lo[2], hi[2], prefix[8];
 	uint32_t size = g->inode_size, crc, want;
 	int has_hi = size > EXT4_GOOD_OLD_INODE &&
 		     EXT4_FITS(extra, EXT4_I_CSUM_HI, 2);
 
-	head[0] = (uint8_t)ino;
-	head[1] = (uint8_t)(ino >> 8);
-	head[2] = (uint8_t)(ino >> 16);
-	head[3] = (uint8_t)(ino >> 24);
-	memcpy(head + 4, b + EXT4_I_GENERATION, 4);
-	memcpy(head + 8, b, EXT4_GOOD_OLD_INODE);
-	memset(head + 8 + EXT4_I_CSUM_LO, 0, 2);
-	want = xs_le16(b + EXT4_I_CSUM_LO);
-	crc = xs_crc32c(g->csum_seed, head, sizeof(head));
-	if (size > EXT4_GOOD_OLD_INODE) {
-		crc = xs_crc32c(crc, b + EXT4_GOOD_OLD_INODE,
-				EXT4_I_CSUM_HI - EXT4_GOOD_OLD_INODE);
-		if (has_hi) {
-			crc = xs_crc32c(crc, zero, 2);
-			want |= (uint32_t)xs_le16(b + EXT4_I_CSUM_HI) << 16;
-		} else {
-			crc = xs_crc32c(crc, b + EXT4_I_CSUM_HI, 2);
-		}
-		crc = xs_crc32c(crc, b + EXT4_I_CSUM_HI + 2,
-				size - EXT4_I_CSUM_HI - 2);
+	prefix[0] = (uint8_t)ino;
+	prefix[1] = (uint8_t)(ino >> 8);
+	prefix[2] = (uint8_t)(ino >> 16);
+	prefix[3] = (uint8_t)(ino >> 24);
+	memcpy(prefix + 4, b + EXT4_I_GENERATION, 4);
+	memcpy(lo, b + EXT4_I_CSUM_LO, 2);
+	memset(b + EXT4_I_CSUM_LO, 0, 2);
+	want = xs_le16(lo);
+	if (has_hi) {
+		memcpy(hi, b + EXT4_I_CSUM_HI, 2);
+		memset(b + EXT4_I_CSUM_HI, 0, 2);
+		want |= (uint32_t)xs_le16(hi) << 16;
 	}
-	if (!has_hi)
+	crc = xs_crc32c(g->csum_seed, prefix, sizeof(prefix));
+	crc = xs_crc32c(crc, b, size);
+	memcpy(b + EXT4_I_CSUM_LO, lo, 2);
+	if (has_hi)
+		memcpy(b + EXT4_I_CSUM_HI, hi, 2);
+	else
 		crc &= 0xFFFF;
 	return crc == want;
 }
@@ -321,7 +317,7 @@ static void decode_crtime(const uint8_t *b, uint32_t extra,
 
 __attribute__((hot))
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
-			const uint8_t *b, size_t len,
+			uint8_t *b, size_t len,
 			struct xs_ext4_inode *in)
 {
 	uint32_t extra = 0;

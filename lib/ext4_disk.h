@@ -181,9 +181,11 @@ int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
 /*
  * Decode inode @ino from @len (== g->inode_size) bytes.  -EINVAL: not
  * sane; -EBADMSG: metadata_csum checksum mismatch (possibly a torn read).
+ * @buf is written to while the checksum is computed (its checksum fields
+ * zeroed) and holds the same bytes again on return.
  */
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
-			const uint8_t *buf, size_t len,
+			uint8_t *buf, size_t len,
 			struct xs_ext4_inode *in);
 
 #endif /* LIBXSTAT_EXT4_DISK_H */
