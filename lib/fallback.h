@@ -11,15 +11,15 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "rawsys.h"
 
 #define XS_LOOKUP_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
 /* 0 or -errno. */
 static inline int xs_fstatat(const struct xs_target *t, struct stat *sb)
 {
-	if (fstatat(t->dfd, t->path, sb, (int)(t->flags & XS_LOOKUP_FLAGS)))
-		return -errno;
-	return 0;
+	return xs_raw_fstatat(t->dfd, t->path, sb,
+			      (int)(t->flags & XS_LOOKUP_FLAGS));
 }
 
 #endif /* LIBXSTAT_FALLBACK_H */

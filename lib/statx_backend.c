@@ -23,20 +23,11 @@
 int xs_backend_state = XS_BACKEND_UNKNOWN;	/* atomic */
 
 #ifdef XS_NR_statx
-static long raw_statx(int dfd, const char *path, unsigned flags,
-		      unsigned mask, struct xs_statx *buf)
-{
-	return syscall(XS_NR_statx, dfd, path, flags, mask, buf);
-}
-
 /* Is this statx real?  A real one rejects the NULL pointers with EFAULT. */
 static int statx_is_real(void)
 {
-	long ret;
-
-	ret = raw_statx(0, NULL, 0, XS_STATX_BASIC_STATS | XS_STATX_BTIME,
-			NULL);
-	return ret == -1 && errno == EFAULT;
+	return xs_raw_statx(0, NULL, 0, XS_STATX_BASIC_STATS | XS_STATX_BTIME,
+			    NULL) == -EFAULT;
 }
 #endif
 
@@ -86,8 +77,7 @@ static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
 	 * device cache when a dev_t has been handed to a new mount.
 	 */
 	if (sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE))
-		st->mnt_tag = (uint32_t)(((st->mnt_id + st->mnt_id_unique) *
-					  0x9E3779B97F4A7C15ULL) >> 40) | 1;
+		st->mnt_tag = xs_mnt_tag(st->mnt_id, st->mnt_id_unique);
 }
 
 static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
@@ -139,12 +129,16 @@ XS_HOT void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 }
 
 #ifdef XS_NR_statx
-/* statx failed: decide whether the fallback must answer.  Rare: cold. */
+/*
+ * statx failed: decide whether the fallback must answer.  Rare: cold.
+ * A return that is no error number (a sandbox's fake) counts as ENOSYS.
+ */
 int xs_statx_failed(int state, long ret)
 {
-	int err = ret == -1 ? errno : ENOSYS;
+	int odd = !XS_RAW_IS_ERR(ret);
+	int err = odd ? ENOSYS : (int)-ret;
 
-	if (ret != -1 || err == ENOSYS || err == EPERM || err == EINVAL ||
+	if (odd || err == ENOSYS || err == EPERM || err == EINVAL ||
 	    err == EOPNOTSUPP) {
 		if (state == XS_BACKEND_UNKNOWN) {
 			if (!statx_is_real()) {
@@ -158,7 +152,7 @@ int xs_statx_failed(int state, long ret)
 		 * (some FUSE servers do): let fstatat answer; the caller
 		 * never sees ENOSYS.
 		 */
-		if (ret != -1 || err == ENOSYS || err == EOPNOTSUPP)
+		if (odd || err == ENOSYS || err == EOPNOTSUPP)
 			return -ENOSYS;
 	} else if (state == XS_BACKEND_UNKNOWN) {
 		/* An ordinary error (ENOENT...) came from a real statx. */
@@ -178,8 +172,8 @@ int xs_statx_first(const struct xs_target *t, uint64_t request,
 
 	if (state == XS_BACKEND_FALLBACK)
 		return -ENOSYS;
-	ret = raw_statx(t->dfd, t->path, t->flags, xs_statx_request(request),
-			sx);
+	ret = xs_raw_statx(t->dfd, t->path, t->flags,
+			   xs_statx_request(request), sx);
 	if (ret == 0) {
 		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);

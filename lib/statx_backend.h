@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "mask.h"
+#include "rawsys.h"
 #include "syscall.h"
 
 /* enum xs_backend, set once by statx_backend.c. */
@@ -19,6 +20,7 @@ extern XS_HIDDEN int xs_backend_state;	/* atomic */
 
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx);
+/* @ret: the kernel's return (rawsys.h), not 0. */
 __attribute__((cold))
 int xs_statx_failed(int state, long ret);
 
@@ -50,8 +52,8 @@ static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
 	if (state != XS_BACKEND_STATX)
 		return state == XS_BACKEND_FALLBACK ? -ENOSYS :
 		       xs_statx_first(t, request, sx);
-	ret = syscall(XS_NR_statx, t->dfd, t->path, t->flags,
-		      xs_statx_request(request), sx);
+	ret = xs_raw_statx(t->dfd, t->path, t->flags,
+			   xs_statx_request(request), sx);
 	return ret == 0 ? 0 : xs_statx_failed(XS_BACKEND_STATX, ret);
 #else
 	(void)t;
