@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
+#include "rawsys.h"
 
 /* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for pread. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
@@ -119,15 +120,15 @@ static void dev_init(void)
 XS_HOT
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
-	ssize_t n;
+	long n;
 
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EINVAL;
 	do
-		n = pread(fd, buf, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
+		n = xs_raw_pread(fd, buf, len, off);
+	while (n == -EINTR);
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	return (size_t)n == len ? 0 : -EIO;	/* short read: no guess */
 }
 
@@ -413,7 +414,7 @@ static void fill_ref(struct dev_slot *s, uint64_t ino, int64_t now,
 	ref->slot = s;
 	ref->fd = s->fd;
 	ref->size = s->size;
-	ref->geom = s->geom;
+	ref->geom = &s->geom;
 	/* The inode table of @ino's group, if a probe found it before. */
 	ref->itable = 0;
 	if (ino >= 1 && ino <= s->geom.inodes_count) {
@@ -593,7 +594,7 @@ int xs_ext4_dev_recheck(struct xs_ext4_devref *ref)
 	uint32_t refs;
 
 	if (read_super(ref->fd, ref->size, &g) == 0 &&
-	    memcmp(&g, &ref->geom, sizeof(g)) == 0)
+	    memcmp(&g, ref->geom, sizeof(g)) == 0)
 		return 0;
 	/*
 	 * Another filesystem, or none readable: open afresh next time.  The

@@ -16,7 +16,8 @@ struct xs_ext4_devref {
 	void			*slot;
 	int			fd;
 	uint64_t		size;	/* bytes */
-	struct xs_ext4_geom	geom;
+	/* The entry's own: it never changes while a reference is held. */
+	const struct xs_ext4_geom *geom;
 	uint64_t		itable;	/* of the inode's group; 0: unknown */
 };
 

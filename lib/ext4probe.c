@@ -40,7 +40,7 @@
 static int read_itable(const struct xs_ext4_devref *ref, uint64_t ino,
 		       uint64_t *itable)
 {
-	const struct xs_ext4_geom *g = &ref->geom;
+	const struct xs_ext4_geom *g = ref->geom;
 	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
 	size_t len = g->desc_size < sizeof(desc) ? g->desc_size : sizeof(desc);
 	uint64_t off;
@@ -59,7 +59,7 @@ static inline int read_inode_into(const struct xs_ext4_devref *ref,
 				  uint64_t ino, uint64_t itable,
 				  struct xs_ext4_inode *in, uint8_t *raw)
 {
-	const struct xs_ext4_geom *g = &ref->geom;
+	const struct xs_ext4_geom *g = ref->geom;
 	uint64_t off;
 	int ret, tries;
 
@@ -82,7 +82,7 @@ int read_big_inode(const struct xs_ext4_devref *ref, uint64_t ino,
 {
 	uint8_t raw[EXT4_INODE_MAX];
 
-	if (ref->geom.inode_size > sizeof(raw))
+	if (ref->geom->inode_size > sizeof(raw))
 		return -EOPNOTSUPP;
 	return read_inode_into(ref, ino, itable, in, raw);
 }
@@ -98,45 +98,55 @@ static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
 {
 	uint8_t raw[EXT4_INODE_SMALL];
 
-	if (ref->geom.inode_size > sizeof(raw))
+	if (ref->geom->inode_size > sizeof(raw))
 		return read_big_inode(ref, ino, itable, in);
 	return read_inode_into(ref, ino, itable, in, raw);
 }
 
+/* What stat said about the file: the raw inode must agree with it. */
+struct probe_id {
+	uint64_t	ino;
+	uint32_t	dev_major, dev_minor;
+	uint32_t	mode, nlink, uid, gid;
+	int		has_gen;
+	uint64_t	gen;
+};
+
 /* The raw inode must be the file stat described, as it is now. */
 XS_HOT
-static int same_file(const struct xs_ext4_inode *in, const struct xs_stat *st)
+static int same_file(const struct xs_ext4_inode *in,
+		     const struct probe_id *id)
 {
-	if (in->mode != st->mode || in->links != st->nlink ||
-	    in->uid != st->uid || in->gid != st->gid)
+	if (in->mode != id->mode || in->links != id->nlink ||
+	    in->uid != id->uid || in->gid != id->gid)
 		return 0;
-	if ((st->mask & XSTAT_REQUEST_GEN) && in->generation != st->gen)
+	if (id->has_gen && in->generation != id->gen)
 		return 0;
 	return 1;
 }
 
 /*
- * One probe of @st's inode.  The inode table block comes from the
+ * One probe of @id's inode.  The inode table block comes from the
  * device's small cache when a previous probe of the group succeeded (one
  * pread saved), else from the group descriptor; a failure with a cached
  * block is retried from the descriptor.
  */
 XS_HOT
 static int probe_once(const struct xs_ext4_devref *ref,
-		      const struct xs_stat *st, struct xs_ext4_inode *in)
+		      const struct probe_id *id, struct xs_ext4_inode *in)
 {
 	uint64_t itable = ref->itable;
 	uint32_t group;
 	int cached = itable != 0, ret;
 
-	if (st->ino < 1 || st->ino > ref->geom.inodes_count)
+	if (id->ino < 1 || id->ino > ref->geom->inodes_count)
 		return -ERANGE;
-	group = xs_ext4_group_of(&ref->geom, st->ino);
+	group = xs_ext4_group_of(ref->geom, id->ino);
 	for (;;) {
-		ret = cached ? 0 : read_itable(ref, st->ino, &itable);
+		ret = cached ? 0 : read_itable(ref, id->ino, &itable);
 		if (!ret)
-			ret = read_inode(ref, st->ino, itable, in);
-		if (!ret && !same_file(in, st))
+			ret = read_inode(ref, id->ino, itable, in);
+		if (!ret && !same_file(in, id))
 			ret = -ESTALE;
 		if (!ret && !cached)
 			xs_ext4_dev_set_itable(ref, group, itable);
@@ -146,57 +156,105 @@ static int probe_once(const struct xs_ext4_devref *ref,
 	}
 }
 
-static void report(uint64_t want, const struct xs_ext4_inode *in,
-		   struct xs_stat *st)
-{
-	if ((want & XSTAT_REQUEST_BTIME) && in->has_crtime) {
-		st->btime = in->crtime;
-		st->mask |= XSTAT_REQUEST_BTIME;
-	}
-	if ((want & XSTAT_REQUEST_DATA_VERSION) && in->has_version) {
-		st->data_version = in->version;
-		st->mask |= XSTAT_REQUEST_DATA_VERSION;
-	}
-	if ((want & XSTAT_REQUEST_GEN) && !(st->mask & XSTAT_REQUEST_GEN)) {
-		st->gen = in->generation;
-		st->mask |= XSTAT_REQUEST_GEN;
-	}
-}
-
+/*
+ * The raw inode of @id, read and checked: 0, else a negative errno and
+ * nothing can be reported.
+ */
 XS_HOT
-void xs_ext4_probe(uint64_t want, struct xs_stat *st)
+static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in)
 {
 	struct xs_ext4_devref ref;
-	struct xs_ext4_inode in;
-	int attempt, ret;
-
-	want &= PROBE_FIELDS & ~st->mask;
-	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
-		return;
+	int attempt, ret = -ENODEV;
 
 	/*
 	 * A second attempt only if the device turned out to hold another
 	 * filesystem than the cached one (re-made, re-mounted, resized).
 	 */
 	for (attempt = 0; attempt < 2; attempt++) {
-		ret = xs_ext4_dev_get(st->dev_major, st->dev_minor, st->ino,
+		ret = xs_ext4_dev_get(id->dev_major, id->dev_minor, id->ino,
 				      &ref);
-		if (ret == -EACCES || ret == -EPERM) {
-			xs_fs_set_flag(st, XS_FSF_PROBE_REFUSED);
-			return;
-		}
 		if (ret)
-			return;
-		ret = probe_once(&ref, st, &in);
-		if (!ret) {
+			return ret;
+		ret = probe_once(&ref, id, in);
+		if (ret && ret != -EOPNOTSUPP && xs_ext4_dev_recheck(&ref)) {
 			xs_ext4_dev_put(&ref);
-			report(want, &in, st);
-			return;
-		}
-		if (ret == -EOPNOTSUPP || !xs_ext4_dev_recheck(&ref)) {
-			xs_ext4_dev_put(&ref);
-			return;
+			continue;
 		}
 		xs_ext4_dev_put(&ref);
+		break;
+	}
+	return ret;
+}
+
+/* For the general path: what @want asks and the inode has, into @st. */
+void xs_ext4_probe(uint64_t want, struct xs_stat *st)
+{
+	struct probe_id id;
+	struct xs_ext4_inode in;
+
+	want &= PROBE_FIELDS & ~st->mask;
+	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
+		return;
+	id.ino = st->ino;
+	id.dev_major = st->dev_major;
+	id.dev_minor = st->dev_minor;
+	id.mode = st->mode;
+	id.nlink = st->nlink;
+	id.uid = st->uid;
+	id.gid = st->gid;
+	id.has_gen = !!(st->mask & XSTAT_REQUEST_GEN);
+	id.gen = st->gen;
+	if (probe_inode(&id, &in))
+		return;
+
+	if ((want & XSTAT_REQUEST_BTIME) && in.has_crtime) {
+		st->btime = in.crtime;
+		st->mask |= XSTAT_REQUEST_BTIME;
+	}
+	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version) {
+		st->data_version = in.version;
+		st->mask |= XSTAT_REQUEST_DATA_VERSION;
+	}
+	if (want & XSTAT_REQUEST_GEN) {
+		st->gen = in.generation;
+		st->mask |= XSTAT_REQUEST_GEN;
+	}
+}
+
+/*
+ * For the fast path (fastpath.h): the same, straight into the caller's
+ * struct xstat, which holds no generation (statx and stat never give
+ * one).  The general path's rules: fields not found stay cleared.
+ */
+XS_HOT
+void xs_ext4_probe_xstat(uint64_t want, struct xstat *x)
+{
+	struct probe_id id;
+	struct xs_ext4_inode in;
+
+	want &= (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION) &
+		~x->st_result_mask;
+	if (!want || (x->st_result_mask & PROBE_NEEDS) != PROBE_NEEDS)
+		return;
+	id.ino = x->st_ino;
+	id.dev_major = x->st_dev.major;
+	id.dev_minor = x->st_dev.minor;
+	id.mode = x->st_mode;
+	id.nlink = x->st_nlink;
+	id.uid = x->st_uid;
+	id.gid = x->st_gid;
+	id.has_gen = 0;
+	id.gen = 0;
+	if (probe_inode(&id, &in))
+		return;
+
+	if ((want & XSTAT_REQUEST_BTIME) && in.has_crtime) {
+		x->st_btim.tv_sec = in.crtime.sec;
+		x->st_btim.tv_nsec = in.crtime.nsec;
+		x->st_result_mask |= XSTAT_REQUEST_BTIME;
+	}
+	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version) {
+		x->st_data_version = in.version;
+		x->st_result_mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
 }

@@ -5,7 +5,8 @@
  * xstat is written straight from the kernel's structure into the caller's
  * buffer, skipping the general path's 250-byte record and its second copy
  * (statx_backend.c or fallback.c, then copyout.c).  xs_fast_from_statx()
- * returns 0 without writing when something requested is still missing.
+ * returns the class (3) bits asked for and still missing: if
+ * xs_supplement_direct() cannot add them there, the general path runs.
  *
  * The rules are the general path's, written a second time for speed:
  * rdev only for device nodes whose type is known, a creation time only when
@@ -31,15 +32,11 @@ static inline void put_statx_time(struct xstat_time *out,
 	out->tv_nsec = in->tv_nsec;
 }
 
-static inline int xs_fast_from_statx(const struct xs_statx *sx,
-				     uint64_t request, struct xstat *x)
+static inline uint64_t xs_fast_from_statx(const struct xs_statx *sx,
+					  uint64_t request, struct xstat *x)
 {
 	/* No extra result is asked for here: their bits are left out. */
 	uint64_t mask = xs_mask_from_statx_basic(sx->stx_mask);
-
-	/* A class (3) field asked for and missing: supplements must run. */
-	if (request & XS_CLASS3 & ~mask)
-		return 0;
 
 	x->st_mode = sx->stx_mode;
 	x->st_nlink = sx->stx_nlink;
@@ -71,7 +68,8 @@ static inline int xs_fast_from_statx(const struct xs_statx *sx,
 	x->st_gen = 0;
 	x->st_data_version = 0;
 	x->st_result_mask = mask;
-	return 1;
+	/* Class (3) fields asked for and missing: supplements must run. */
+	return request & XS_CLASS3 & ~mask;
 }
 
 static inline void put_timespec(struct xstat_time *out,
@@ -79,6 +77,15 @@ static inline void put_timespec(struct xstat_time *out,
 {
 	out->tv_sec = in->tv_sec;
 	out->tv_nsec = (uint64_t)in->tv_nsec;
+}
+
+/* The mount tag of statx's answer, for xs_supplement_direct(). */
+static inline uint32_t xs_fast_mnt_tag(const struct xs_statx *sx)
+{
+	if (!(sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE)))
+		return 0;
+	return xs_mnt_tag(sx->stx_mnt_id,
+			  !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE));
 }
 
 static inline void xs_fast_from_stat(const struct stat *sb, struct xstat *x)

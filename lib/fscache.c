@@ -22,9 +22,14 @@ struct fs_slot {
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
 
+static uint64_t key_of(uint32_t dev_major, uint32_t dev_minor)
+{
+	return (((uint64_t)dev_major << 32) | dev_minor) + 1;
+}
+
 static uint64_t dev_key(const struct xs_stat *st)
 {
-	return (((uint64_t)st->dev_major << 32) | st->dev_minor) + 1;
+	return key_of(st->dev_major, st->dev_minor);
 }
 
 static struct fs_slot *slot_of(uint64_t key)
@@ -112,24 +117,35 @@ static uint32_t lookup_and_store(const struct xs_target *t,
 }
 
 /* Same device, but another mount than the one the entry was made for? */
-static int other_mount(uint64_t value, const struct xs_stat *st)
+static int other_mount(uint64_t value, uint32_t mnt_tag)
 {
 	uint32_t tag = (uint32_t)(value >> 40);
 
-	return tag && st->mnt_tag && tag != (st->mnt_tag & 0xffffff);
+	return tag && mnt_tag && tag != (mnt_tag & 0xffffff);
+}
+
+XS_HOT
+uint32_t xs_fs_magic_cached(uint32_t dev_major, uint32_t dev_minor,
+			    uint32_t mnt_tag, uint32_t *fsflags)
+{
+	uint64_t key = key_of(dev_major, dev_minor), value;
+
+	if (slot_read(slot_of(key), key, &value) &&
+	    !other_mount(value, mnt_tag)) {
+		*fsflags = (uint32_t)(value >> 32) & 0xff;
+		return (uint32_t)value;
+	}
+	return 0;
 }
 
 XS_HOT
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags)
 {
-	uint64_t key = dev_key(st), value;
+	uint32_t magic = xs_fs_magic_cached(st->dev_major, st->dev_minor,
+					    st->mnt_tag, fsflags);
 
-	if (slot_read(slot_of(key), key, &value) && !other_mount(value, st)) {
-		*fsflags = (uint32_t)(value >> 32) & 0xff;
-		return (uint32_t)value;
-	}
-	return lookup_and_store(t, st, fsflags);
+	return magic ? magic : lookup_and_store(t, st, fsflags);
 }
 
 /*

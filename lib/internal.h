@@ -68,6 +68,16 @@ struct xs_stat {
 };
 
 /*
+ * The 24-bit tag of a mount the per-device cache keeps (never 0): a hash
+ * of the mount ID statx gave, unique or not.
+ */
+static inline uint32_t xs_mnt_tag(uint64_t mnt_id, uint32_t unique)
+{
+	return (uint32_t)(((mnt_id + unique) * 0x9E3779B97F4A7C15ULL) >> 40) |
+	       1;
+}
+
+/*
  * How to reach the file: the *at() triple.  fxstat() becomes
  * { fd, "", AT_EMPTY_PATH }, so every layer has one path to handle.
  */
@@ -101,14 +111,23 @@ void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
 /* supplement.c: add class (3) fields that were requested and are missing. */
 void xs_supplement(const struct xs_target *t, uint64_t request,
 		   struct xs_stat *st);
+/*
+ * The same for the fast path, on the struct xstat it wrote, for the
+ * fields of XS_DIRECT_SUPPLEMENTS: 1 if done (what could be had is
+ * added), 0 if the general path must run instead.
+ */
+#define XS_DIRECT_SUPPLEMENTS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)
+int xs_supplement_direct(uint64_t want, uint32_t mnt_tag, struct xstat *x);
 
 /* fscache.c: per-st_dev facts, lock-free. */
 #define XS_FSF_NO_GETVERSION	0x1	/* FS_IOC_GETVERSION unsupported */
-#define XS_FSF_PROBE_REFUSED	0x2	/* raw device cannot be read */
 #define XS_FSF_PRIV_REFUSED	0x10	/* xfs/btrfs probe ioctl: EPERM */
 #define XS_FSF_NO_FSPROBE	0x20	/* no probe ioctl / btime xattr here */
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags);
+/* Only what is cached (0 if nothing is): the fast path has no record. */
+uint32_t xs_fs_magic_cached(uint32_t dev_major, uint32_t dev_minor,
+			    uint32_t mnt_tag, uint32_t *fsflags);
 uint32_t xs_fs_magic_refresh(const struct xs_target *t,
 			     const struct xs_stat *st, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
@@ -155,6 +174,8 @@ int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
  * can be trusted.  Never fails: what cannot be had stays cleared.
  */
 void xs_ext4_probe(uint64_t want, struct xs_stat *st);
+/* The same into a struct xstat (BTIME and DATA_VERSION only). */
+void xs_ext4_probe_xstat(uint64_t want, struct xstat *x);
 
 /*
  * Probes of other filesystems, same contract as the ext4 one: add what

@@ -64,7 +64,7 @@ ssize_t do_xstat(const struct xs_target *t,
 			struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat k;
-	uint64_t request;
+	uint64_t request, missing;
 	int direct, ret;
 
 	if ((t->flags & SYNC_FLAGS) == SYNC_FLAGS)
@@ -80,8 +80,13 @@ ssize_t do_xstat(const struct xs_target *t,
 
 	ret = xs_statx_call(t, request, &k.sx);
 	if (ret == 0) {
-		if (direct && xs_fast_from_statx(&k.sx, request, buffer))
-			return sizeof(struct xstat);
+		if (direct) {
+			missing = xs_fast_from_statx(&k.sx, request, buffer);
+			if (!missing ||
+			    xs_supplement_direct(missing,
+						 xs_fast_mnt_tag(&k.sx), buffer))
+				return sizeof(struct xstat);
+		}
 		return general(t, request, &k, 1, buffer, buflen);
 	}
 	if (ret != -ENOSYS)
@@ -91,9 +96,11 @@ ssize_t do_xstat(const struct xs_target *t,
 	if (ret)
 		return fail(-ret);
 	/* fstatat has no class (3) field: any asked for needs supplements. */
-	if (direct && !(request & XS_CLASS3)) {
+	if (direct) {
 		xs_fast_from_stat(&k.sb, buffer);
-		return sizeof(struct xstat);
+		missing = request & XS_CLASS3;
+		if (!missing || xs_supplement_direct(missing, 0, buffer))
+			return sizeof(struct xstat);
 	}
 	return general(t, request, &k, 0, buffer, buflen);
 }

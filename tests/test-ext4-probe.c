@@ -39,6 +39,9 @@
 #include "ext4-oracle.h"
 
 #define ALL_MASK	XSTAT_REQUEST__EXTENDED_STATS
+/* No generation asked for: the fast path's own supplements answer. */
+#define DIRECT_MASK	(XSTAT_REQUEST__BASIC_STATS | XSTAT_REQUEST_BTIME | \
+			 XSTAT_REQUEST_DATA_VERSION)
 #define MAX_FILES	64
 
 struct layout {
@@ -92,6 +95,7 @@ struct file {
 	struct stat	st;
 	struct ext4_oracle o;
 	struct seen	in_proc, fallback, sandbox;
+	struct seen	direct, fb_direct, sb_direct;	/* DIRECT_MASK */
 };
 
 static struct file files[MAX_FILES];
@@ -192,7 +196,8 @@ static void find_tool(void)
  * Observe every file with the xstat tool: @env (variable assignments) and
  * @wrap (a command prefix) before it.
  */
-static void observe_tool(const char *env, const char *wrap, size_t which)
+static void observe_tool(const char *env, const char *wrap, uint64_t mask,
+			 size_t which)
 {
 	static char out[65536];
 	char cmd[32768], *line, *save;
@@ -201,7 +206,7 @@ static void observe_tool(const char *env, const char *wrap, size_t which)
 
 	len = (size_t)snprintf(cmd, sizeof(cmd), "%s %s %s '%s' -j -m 0x%llx",
 			       env, tool_env, wrap, tool_bin,
-			       (unsigned long long)ALL_MASK);
+			       (unsigned long long)mask);
 	for (i = 0; i < nfiles; i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " '%s'",
 					files[i].path);
@@ -241,6 +246,44 @@ static void observe_in_process(void)
 	}
 }
 
+/*
+ * DIRECT_MASK and its parts, with room for the whole result (the fast
+ * path) and with one byte less (the general path): the same bytes.
+ */
+static void observe_direct_in_process(void)
+{
+	static const uint64_t masks[] = {
+		XSTAT_REQUEST__BASIC_STATS | XSTAT_REQUEST_DATA_VERSION,
+		XSTAT_REQUEST__BASIC_STATS | XSTAT_REQUEST_BTIME,
+		DIRECT_MASK,
+	};
+	struct xstat x, y;
+	ssize_t ret;
+	size_t m;
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		for (m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
+			struct xstat_parameters p = { masks[m] };
+
+			memset(&x, 0xa5, sizeof(x));
+			memset(&y, 0x5a, sizeof(y));
+			ret = xstat(AT_FDCWD, files[i].path,
+				    AT_SYMLINK_NOFOLLOW, &p, &x, sizeof(x));
+			assert_int_equal(ret, XSTAT_STRUCT_SIZE);
+			assert_int_equal(xstat(AT_FDCWD, files[i].path,
+					       AT_SYMLINK_NOFOLLOW, &p, &y,
+					       sizeof(y) - 1),
+					 XSTAT_STRUCT_SIZE);
+			if (memcmp(&x, &y, sizeof(y) - 1))
+				fail_msg("%s: mask %#llx: fast and general "
+					 "path differ", files[i].path,
+					 (unsigned long long)masks[m]);
+		}
+		seen_from_xstat(&files[i].direct, ret, &x);
+	}
+}
+
 static void add_file(const char *path)
 {
 	struct file *f;
@@ -252,9 +295,13 @@ static void add_file(const char *path)
 	assert_int_equal(lstat(path, &f->st), 0);
 }
 
-/* Compare one observation with lstat, statx and debugfs. */
+/*
+ * Compare one observation with lstat, statx and debugfs.  @gen: the
+ * generation was asked for (else it must be absent).
+ */
 static void check_seen(const struct file *f, const struct seen *s,
-		       const char *how, int btime_expected, int version)
+		       const char *how, int gen, int btime_expected,
+		       int version)
 {
 	struct statx stx;
 	const char *p = f->path;
@@ -266,7 +313,10 @@ static void check_seen(const struct file *f, const struct seen *s,
 	    s->ino != f->st.st_ino)
 		fail_msg("%s %s: basic fields differ from lstat", how, p);
 
-	if (!(s->mask & XSTAT_REQUEST_GEN) || s->gen != f->o.generation)
+	if (!gen && ((s->mask & XSTAT_REQUEST_GEN) || s->gen))
+		fail_msg("%s %s: gen not asked for, given", how, p);
+	else if (gen && (!(s->mask & XSTAT_REQUEST_GEN) ||
+			 s->gen != f->o.generation))
 		fail_msg("%s %s: gen %" PRIu64 " (mask %" PRIx64 "), debugfs "
 			 "%u", how, p, s->gen, s->mask, f->o.generation);
 
@@ -298,6 +348,8 @@ static void check_seen(const struct file *f, const struct seen *s,
 	}
 }
 
+#define SANDBOX	"\"$top_builddir/tests/seccomp-run\" -e EPERM -s statx --"
+
 static void check_all(const char *dev, int btime, int version)
 {
 	int i;
@@ -319,17 +371,28 @@ static void check_all(const char *dev, int btime, int version)
 		}
 	}
 	observe_in_process();
-	observe_tool("LIBXSTAT_NO_STATX=1", "", offsetof(struct file, fallback));
-	observe_tool("", "\"$top_builddir/tests/seccomp-run\" -e EPERM -s statx --",
-		     offsetof(struct file, sandbox));
+	observe_direct_in_process();
+	observe_tool("LIBXSTAT_NO_STATX=1", "", ALL_MASK,
+		     offsetof(struct file, fallback));
+	observe_tool("", SANDBOX, ALL_MASK, offsetof(struct file, sandbox));
+	observe_tool("LIBXSTAT_NO_STATX=1", "", DIRECT_MASK,
+		     offsetof(struct file, fb_direct));
+	observe_tool("", SANDBOX, DIRECT_MASK,
+		     offsetof(struct file, sb_direct));
 	for (i = 0; i < nfiles; i++) {
 		/* With statx, btime is the kernel's: always when it has it. */
-		check_seen(&files[i], &files[i].in_proc, "xstat()", btime,
+		check_seen(&files[i], &files[i].in_proc, "xstat()", 1, btime,
 			   version);
-		check_seen(&files[i], &files[i].fallback, "fallback", btime,
+		check_seen(&files[i], &files[i].fallback, "fallback", 1, btime,
 			   version);
-		check_seen(&files[i], &files[i].sandbox, "seccomp", btime,
+		check_seen(&files[i], &files[i].sandbox, "seccomp", 1, btime,
 			   version);
+		check_seen(&files[i], &files[i].direct, "xstat() direct", 0,
+			   btime, version);
+		check_seen(&files[i], &files[i].fb_direct, "fallback direct",
+			   0, btime, version);
+		check_seen(&files[i], &files[i].sb_direct, "seccomp direct",
+			   0, btime, version);
 	}
 }
 
