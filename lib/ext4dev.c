@@ -83,15 +83,6 @@ static struct dev_slot *dev_hint;	/* of the last lookup; atomic */
 static uid_t dev_euid;		/* of the last call; under dev_lock */
 
 /*
- * The effective uid is re-read at most every EUID_RECHECK_NS, and on the
- * first probe after fork(): geteuid() is a system call, and on a kernel
- * with page-table isolation as costly as the pread of the inode itself.
- */
-#define EUID_RECHECK_NS	10000000LL
-static int64_t euid_read_at;	/* atomic; MONOTONIC_COARSE ns, 0: never */
-static uid_t euid_known;		/* atomic */
-
-/*
  * fork() while another thread holds the lock would leave it locked in
  * the child for ever: take it around fork (it is never held across I/O).
  */
@@ -108,7 +99,7 @@ static void fork_done(void)
 /* A child is often forked to drop privileges: it reads its uid afresh. */
 static void fork_child(void)
 {
-	__atomic_store_n(&euid_read_at, 0, __ATOMIC_RELAXED);
+	xs_euid_forget();
 	pthread_mutex_unlock(&dev_lock);
 }
 
@@ -245,26 +236,6 @@ static int64_t now_secs(void)
 	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
 		return 0;
 	return ts.tv_sec;
-}
-
-/* The effective uid, and the coarse time in ns (for eviction order). */
-static uid_t current_euid(int64_t *nowp)
-{
-	int64_t last = __atomic_load_n(&euid_read_at, __ATOMIC_ACQUIRE), now;
-	struct timespec ts;
-	uid_t euid;
-
-	*nowp = 0;
-	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
-		return geteuid();
-	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + 1;
-	*nowp = now;
-	if (last && now - last >= 0 && now - last < EUID_RECHECK_NS)
-		return __atomic_load_n(&euid_known, __ATOMIC_RELAXED);
-	euid = geteuid();
-	__atomic_store_n(&euid_known, euid, __ATOMIC_RELAXED);
-	__atomic_store_n(&euid_read_at, now, __ATOMIC_RELEASE);
-	return euid;
 }
 
 /*
@@ -568,7 +539,7 @@ int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
 		    struct xs_ext4_devref *ref)
 {
 	int64_t now;
-	uid_t euid = current_euid(&now);
+	uid_t euid = xs_euid_current(&now);
 
 	if (get_hinted(major, minor, euid, ino, now, ref) == 0)
 		return 0;

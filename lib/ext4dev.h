@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "ext4_disk.h"
 
 /* A reference to a cached device; @fd stays open until xs_ext4_dev_put. */
@@ -50,5 +51,13 @@ void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
 /* Read exactly @len bytes at @off, inside the device; 0 or -errno. */
 int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,
 		      size_t len, uint64_t off);
+
+/*
+ * euid.c: the effective uid, re-read at most every 10 ms and after
+ * xs_euid_forget() (a fork child), and a monotonic time in ns for the
+ * cache's eviction order.
+ */
+uid_t xs_euid_current(int64_t *now);
+void xs_euid_forget(void);
 
 #endif

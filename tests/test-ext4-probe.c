@@ -639,6 +639,8 @@ static int as_nobody(const char *path, const char *bindir, int late)
 		return 3;
 	before = th_count_fds();
 	for (i = 0; i < 3; i++) {
+		/* The general path, and the fast path's own probe. */
+		p.request_mask = i == 1 ? DIRECT_MASK : ALL_MASK;
 		memset(&x, 0, sizeof(x));
 		ret = xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x));
 		if (ret != XSTAT_STRUCT_SIZE)
