@@ -14,7 +14,9 @@
  * the default runs each backend in a child process of its own.
  *
  *   xstat-bench [-b statx|fallback] [-r ROUNDS] [-n CALLS] [-o TSV]
- *		 [-L LABEL] -f FILE		time one file, hot cache
+ *		 [-L LABEL] [-A LIB] -f FILE	time one file, hot cache; with
+ *						-A also another build's xstat()
+ *						against this one's
  *   xstat-bench [-b ...] [-r ROUNDS] [-o TSV] -t TREE
  *						time a walk over TREE's files
  *   xstat-bench -G TREE [-N FILES]		generate a tree of empty files
@@ -34,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -65,6 +68,7 @@ enum backend { B_STATX = 1, B_FALLBACK = 2, B_BOTH = 3 };
 /* What a case needs before it can run. */
 #define NEED_DEV	0x1	/* the ext4 block device, open for reading */
 #define FILE_ONLY	0x2	/* not part of the walk */
+#define NEED_OTHER	0x4	/* -A: another build of libxstat, dlopen'ed */
 
 struct bcase {
 	const char	*name;
@@ -204,11 +208,42 @@ static int c_xstat(const struct bcase *c, const char *path)
 	return xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
 }
 
+/*
+ * -A LIB: xstat() of another build of the library, for a change's effect
+ * measured side by side with the linked build (its ratio to it is the
+ * "x limit" column).  Loaded RTLD_LOCAL: its own device cache and backend
+ * state, reading LIBXSTAT_NO_STATX like the linked one.
+ */
+static ssize_t (*other_xstat)(int, const char *, unsigned,
+			      const struct xstat_parameters *, struct xstat *,
+			      size_t);
+
+static int c_other(const struct bcase *c, const char *path)
+{
+	struct xstat_parameters p = { c->mask };
+	struct xstat x;
+
+	return other_xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
+}
+
+static void load_other(const char *lib)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h || !(*(void **)&other_xstat = dlsym(h, "xstat"))) {
+		fprintf(stderr, "%s: %s\n", lib, dlerror());
+		exit(2);
+	}
+}
+
 #define S	B_STATX
 #define F	B_FALLBACK
 #define PEER(n, f, b, nd)	{ .name = n, .fn = f, .backends = b, .needs = nd }
 #define XS(n, b, m, r, r4)	{ .name = n, .fn = c_xstat, .backends = b, \
 				  .mask = m, .ref = r, .ref_ext4 = r4 }
+#define XO(n, b, m, r, nd)	{ .name = n, .fn = c_other, .backends = b, \
+				  .mask = m, .ref = r, \
+				  .needs = NEED_OTHER | FILE_ONLY | (nd) }
 static struct bcase cases[] = {
 	PEER("raw-statx", c_raw_statx, S | F, 0),
 	PEER("glibc-statx", c_glibc_statx, S, 0),
@@ -241,6 +276,12 @@ static struct bcase cases[] = {
 	XS("xstat-fb:all+extras", F, M_EXTRAS, "fstatat+n2h",
 	   "fstatat+n2h+pread"),
 #endif
+	/* -A: the other build, held to this one */
+	XO("other:basic", S, M_BASIC, "xstat:basic", 0),
+	XO("other:+gen", S, M_GEN, "xstat:+gen", 0),
+	XO("other:+dv", S, M_DV, "xstat:+dv", NEED_DEV),
+	XO("other-fb:basic", F, M_BASIC, "xstat-fb:basic", 0),
+	XO("other-fb:+btime", F, M_BTIME, "xstat-fb:+btime", NEED_DEV),
 };
 #undef S
 #undef F
@@ -423,6 +464,8 @@ static int case_runs(const struct bcase *c, int walk)
 	if (!(c->backends & backend))
 		return 0;
 	if ((c->needs & NEED_DEV) && dev_fd < 0)
+		return 0;
+	if ((c->needs & NEED_OTHER) && !other_xstat)
 		return 0;
 	if (walk && (c->needs & FILE_ONLY))
 		return 0;
@@ -793,7 +836,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xstat-bench [-b statx|fallback] [-r rounds] "
-		"[-n calls] [-o tsv] [-L label] -f FILE | -t TREE\n"
+		"[-n calls] [-o tsv] [-L label] [-A LIB] -f FILE | -t TREE\n"
 		"       xstat-bench -b B -c CASE -n calls -f FILE | -t TREE\n"
 		"       xstat-bench -G TREE [-N files]\n"
 		"       xstat-bench -l\n");
@@ -865,8 +908,9 @@ int main(int argc, char **argv)
 	int opt, status, fails = 0;
 	size_t i;
 
-	while ((opt = getopt(argc, argv, "b:c:f:t:G:N:n:r:o:L:l")) != -1) {
+	while ((opt = getopt(argc, argv, "A:b:c:f:t:G:N:n:r:o:L:l")) != -1) {
 		switch (opt) {
+		case 'A': load_other(optarg); break;
 		case 'b':
 			if (strcmp(optarg, "statx") == 0)
 				backend = B_STATX;
