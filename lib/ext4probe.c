@@ -186,6 +186,16 @@ static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in)
 	return ret;
 }
 
+/* Which of @want the inode holds: the rules of both reporters below. */
+static uint64_t found(uint64_t want, const struct xs_ext4_inode *in)
+{
+	if (!in->has_crtime)
+		want &= ~XSTAT_REQUEST_BTIME;
+	if (!in->has_version)
+		want &= ~XSTAT_REQUEST_DATA_VERSION;
+	return want;
+}
+
 /* For the general path: what @want asks and the inode has, into @st. */
 void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 {
@@ -207,18 +217,14 @@ void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 	if (probe_inode(&id, &in))
 		return;
 
-	if ((want & XSTAT_REQUEST_BTIME) && in.has_crtime) {
+	want = found(want, &in);
+	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;
-		st->mask |= XSTAT_REQUEST_BTIME;
-	}
-	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version) {
+	if (want & XSTAT_REQUEST_DATA_VERSION)
 		st->data_version = in.version;
-		st->mask |= XSTAT_REQUEST_DATA_VERSION;
-	}
-	if (want & XSTAT_REQUEST_GEN) {
+	if (want & XSTAT_REQUEST_GEN)
 		st->gen = in.generation;
-		st->mask |= XSTAT_REQUEST_GEN;
-	}
+	st->mask |= want;
 }
 
 /*
@@ -248,13 +254,12 @@ void xs_ext4_probe_xstat(uint64_t want, struct xstat *x)
 	if (probe_inode(&id, &in))
 		return;
 
-	if ((want & XSTAT_REQUEST_BTIME) && in.has_crtime) {
+	want = found(want, &in);
+	if (want & XSTAT_REQUEST_BTIME) {
 		x->st_btim.tv_sec = in.crtime.sec;
 		x->st_btim.tv_nsec = in.crtime.nsec;
-		x->st_result_mask |= XSTAT_REQUEST_BTIME;
 	}
-	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version) {
+	if (want & XSTAT_REQUEST_DATA_VERSION)
 		x->st_data_version = in.version;
-		x->st_result_mask |= XSTAT_REQUEST_DATA_VERSION;
-	}
+	x->st_result_mask |= want;
 }
