@@ -193,13 +193,14 @@ awk -F'\t' -v fs="$clabel" '
 		print "# mask xstat-statx limit-statx xstat-fallback " \
 		      "limit-fallback raw-statx glibc-statx fstatat uv_fs_stat"
 		for (i = 1; i <= n; i++) {
-			lim_s = m[i] == "+gen" ? "statx+n2h" : \
-				m[i] == "+dv" ? "statx+pread" : \
-				m[i] == "all" ? "statx+n2h+pread" : "raw-statx"
-			lim_f = m[i] == "+gen" ? "fstatat+n2h" : \
+			lim_s = m[i] == "+gen" ? "opath+statx+n2h" : \
+				m[i] == "+dv" ? "opath+statx+opr" : \
+				m[i] == "all" ? "opath+statx+n2h+opr" : \
+				"raw-statx"
+			lim_f = m[i] == "+gen" ? "opath+fstatat+n2h" : \
 				m[i] == "+btime" || m[i] == "+dv" ? \
-				"fstatat+pread" : m[i] == "all" ? \
-				"fstatat+n2h+pread" : "fstatat"
+				"opath+fstatat+key+opr" : m[i] == "all" ? \
+				"opath+fstatat+n2h+opr" : "fstatat"
 			pe = i == 1
 			printf "%s %s %s %s %s %s %s %s %s\n", m[i],
 				v("statx/xstat:" m[i]), v("statx/" lim_s),
@@ -236,8 +237,8 @@ fi
 	echo
 	echo "### The targets per filesystem (median of per-round ratios)"
 	echo
-	echo "| filesystem | basic / raw statx | +gen / statx+n2h |" \
-	     "fallback basic / fstatat | fallback +gen / fstatat+n2h |"
+	echo "| filesystem | basic / raw statx | +gen / O_PATH+statx+n2h |" \
+	     "fallback basic / fstatat | fallback +gen / O_PATH+fstatat+n2h |"
 	echo "|---|---:|---:|---:|---:|"
 	awk -F'\t' '$1 == "file" { r[$2 "/" $4] = $7; if (!($2 in seen)) {
 			seen[$2] = 1; order[n++] = $2 } }

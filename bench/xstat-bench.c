@@ -47,7 +47,7 @@
 #include <uv.h>
 #include <xstat.h>
 
-#define MAX_CASES	32
+#define MAX_CASES	64
 #define MAX_ROUNDS	401
 #define EXT4_MAGIC	0xEF53
 
@@ -62,6 +62,13 @@
 #endif
 #define M_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
+#ifdef XSTAT_REQUEST_CHANGE_TOKEN
+#define M_TOKEN		XSTAT_REQUEST_CHANGE_TOKEN
+/* What the token is made of: the statx mask the library asks for it. */
+#define STATX_TOKEN	(STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_UID | \
+			 STATX_GID | STATX_MTIME | STATX_CTIME | STATX_INO | \
+			 STATX_SIZE | 0x4000U /* STATX_MNT_ID_UNIQUE */)
+#endif
 
 enum backend { B_STATX = 1, B_FALLBACK = 2, B_BOTH = 3 };
 
@@ -86,6 +93,7 @@ struct bcase {
 
 /* The ext4 device and where the benchmarked file's inode lives on it. */
 static int dev_fd = -1;
+static char dev_path[300];	/* of dev_fd, for the open-per-call limits */
 static off_t dev_off;
 static size_t dev_len;
 static unsigned char dev_buf[4096];
@@ -106,6 +114,17 @@ static int c_raw_statx(const struct bcase *c, const char *path)
 	(void)c;
 	return raw_statx(path, STATX_BASIC_STATS, &stx) != 0;
 }
+
+#ifdef M_TOKEN
+/* The token's bare sequence: one statx with its mask. */
+static int c_raw_statx_token(const struct bcase *c, const char *path)
+{
+	struct statx stx;
+
+	(void)c;
+	return raw_statx(path, STATX_TOKEN, &stx) != 0;
+}
+#endif
 
 static int c_glibc_statx(const struct bcase *c, const char *path)
 {
@@ -153,6 +172,32 @@ static int dev_pread(void)
 	return pread(dev_fd, dev_buf, dev_len, dev_off) != (ssize_t)dev_len;
 }
 
+/*
+ * The inode read as the library must do it (nothing outlives the call):
+ * open the device, read, close.
+ */
+static int dev_open_pread(void)
+{
+	int fd = open(dev_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	n = pread(fd, dev_buf, dev_len, dev_off);
+	close(fd);
+	return n != (ssize_t)dev_len;
+}
+
+static int c_statx_opr(const struct bcase *c, const char *path)
+{
+	return c_raw_statx(c, path) | dev_open_pread();
+}
+
+static int c_statx_n2h_opr(const struct bcase *c, const char *path)
+{
+	return c_raw_statx(c, path) | n2h(path) | dev_open_pread();
+}
+
 static int c_statx_n2h(const struct bcase *c, const char *path)
 {
 	return c_raw_statx(c, path) | n2h(path);
@@ -185,6 +230,93 @@ static int c_statx_n2h_pread(const struct bcase *c, const char *path)
 	return c_raw_statx(c, path) | n2h(path) | dev_pread();
 }
 
+/*
+ * The anchored sequence (lib/anchor.c): the cheapest race-free way to a
+ * generation that describes the inode statx described - an O_PATH open,
+ * statx (or fstat) and name_to_handle_at on that descriptor, a close.
+ */
+static int anchor_n2h(int fd)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[MAX_HANDLE_SZ];
+	} h;
+	int mount_id;
+
+	h.fh.handle_bytes = MAX_HANDLE_SZ;
+	return name_to_handle_at(fd, "", &h.fh, &mount_id, AT_EMPTY_PATH) != 0;
+}
+
+/* Steps of an anchored sequence after its stat on the O_PATH descriptor. */
+#define A_STATX	0x1	/* statx; else fstatat */
+#define A_N2H	0x2	/* the handle (a generation) */
+#define A_KEY	0x4	/* the unique mount ID alone (anchor_key()) */
+#define A_PREAD	0x8	/* a pread on the held device */
+#define A_OPR	0x10	/* the device opened, read and closed */
+
+/*
+ * Without statx there is no mount ID in the answer: the fallback asks the
+ * anchor for the unique one (a name_to_handle_at that takes no handle),
+ * the key of the per-filesystem facts a probe may trust.  Part of the
+ * bare sequence of every fallback request that probes or promises.
+ */
+static int anchor_key(int fd)
+{
+	struct file_handle fh = { .handle_bytes = 0 };
+	int mount_id;
+
+	return name_to_handle_at(fd, "", &fh, &mount_id,
+				 AT_EMPTY_PATH | 0x1) != 0 &&
+	       errno != EOVERFLOW;
+}
+
+/*
+ * The anchored raw read: the cheapest race-free way to a data version
+ * (or creation time) from the raw inode - the inode is held by the O_PATH
+ * descriptor while its number is read, so it cannot be freed and reused.
+ */
+static int anchored_seq(const char *path, unsigned steps)
+{
+	struct statx stx;
+	struct stat sb;
+	int fd = open(path, O_PATH | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return 1;
+	if (steps & A_STATX)
+		ret = syscall(SYS_statx, fd, "", AT_EMPTY_PATH,
+			      STATX_BASIC_STATS, &stx) != 0;
+	else
+		ret = fstatat(fd, "", &sb, AT_EMPTY_PATH) != 0;
+	if (steps & A_KEY)
+		ret |= anchor_key(fd);
+	if (steps & A_N2H)
+		ret |= anchor_n2h(fd);
+	if (steps & A_OPR)
+		ret |= dev_open_pread();
+	close(fd);
+	if (steps & A_PREAD)
+		ret |= dev_pread();
+	return ret;
+}
+
+#define ANCHORED(name, steps) \
+static int name(const struct bcase *c, const char *path) \
+{ \
+	(void)c; \
+	return anchored_seq(path, steps); \
+}
+ANCHORED(c_opath_statx_n2h, A_STATX | A_N2H)
+ANCHORED(c_opath_statx_n2h_pread, A_STATX | A_N2H | A_PREAD)
+ANCHORED(c_opath_statx_opr, A_STATX | A_OPR)
+ANCHORED(c_opath_statx_n2h_opr, A_STATX | A_N2H | A_OPR)
+ANCHORED(c_opath_fstatat_opr, A_OPR)
+ANCHORED(c_opath_fstatat_key, A_KEY)
+ANCHORED(c_opath_fstatat_key_opr, A_KEY | A_OPR)
+ANCHORED(c_opath_fstatat_n2h, A_N2H)
+ANCHORED(c_opath_fstatat_n2h_opr, A_N2H | A_OPR)
+ANCHORED(c_opath_fstatat_n2h_pread, A_N2H | A_PREAD)
+
 static int c_fstatat_n2h(const struct bcase *c, const char *path)
 {
 	return c_fstatat(c, path) | n2h(path);
@@ -200,12 +332,29 @@ static int c_fstatat_n2h_pread(const struct bcase *c, const char *path)
 	return c_fstatat(c, path) | n2h(path) | dev_pread();
 }
 
+static int c_fstatat_opr(const struct bcase *c, const char *path)
+{
+	return c_fstatat(c, path) | dev_open_pread();
+}
+
+static int c_fstatat_n2h_opr(const struct bcase *c, const char *path)
+{
+	return c_fstatat(c, path) | n2h(path) | dev_open_pread();
+}
+
 static int c_xstat(const struct bcase *c, const char *path)
 {
 	struct xstat_parameters p = { c->mask };
+#ifdef XSTAT_RESULT_MAX
+	union xstat_buffer b;
+
+	/* room for extra results: the rows that ask for them copy them */
+	return xstat(AT_FDCWD, path, 0, &p, &b.x, sizeof(b)) < 0;
+#else
 	struct xstat x;
 
 	return xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
+#endif
 }
 
 /*
@@ -247,34 +396,75 @@ static void load_other(const char *lib)
 static struct bcase cases[] = {
 	PEER("raw-statx", c_raw_statx, S | F, 0),
 	PEER("glibc-statx", c_glibc_statx, S, 0),
+#ifdef M_TOKEN
+	PEER("raw-statx-token", c_raw_statx_token, S, 0),
+#endif
 	PEER("fstatat", c_fstatat, S | F, 0),
 	PEER("uv_fs_stat", c_uv_stat, S, 0),
 	PEER("statx+n2h", c_statx_n2h, S, FILE_ONLY),
 	PEER("statx+open+ioctl+close", c_statx_ioctl, S, FILE_ONLY),
 	PEER("statx+pread", c_statx_pread, S, NEED_DEV | FILE_ONLY),
 	PEER("statx+n2h+pread", c_statx_n2h_pread, S, NEED_DEV | FILE_ONLY),
+	/* the device opened and closed in each call: the limits since #16 */
+	PEER("statx+opr", c_statx_opr, S, NEED_DEV | FILE_ONLY),
+	PEER("statx+n2h+opr", c_statx_n2h_opr, S, NEED_DEV | FILE_ONLY),
+	PEER("opath+statx+n2h", c_opath_statx_n2h, S, FILE_ONLY),
+	PEER("opath+statx+opr", c_opath_statx_opr, S, NEED_DEV | FILE_ONLY),
+	PEER("opath+fstatat+opr", c_opath_fstatat_opr, F,
+	     NEED_DEV | FILE_ONLY),
+	PEER("opath+statx+n2h+pread", c_opath_statx_n2h_pread, S,
+	     NEED_DEV | FILE_ONLY),
+	PEER("opath+statx+n2h+opr", c_opath_statx_n2h_opr, S,
+	     NEED_DEV | FILE_ONLY),
+	PEER("opath+fstatat+n2h+opr", c_opath_fstatat_n2h_opr, F,
+	     NEED_DEV | FILE_ONLY),
+	PEER("opath+fstatat+key", c_opath_fstatat_key, F, FILE_ONLY),
+	PEER("opath+fstatat+key+opr", c_opath_fstatat_key_opr, F,
+	     NEED_DEV | FILE_ONLY),
 	PEER("fstatat+n2h", c_fstatat_n2h, F, FILE_ONLY),
+	PEER("opath+fstatat+n2h", c_opath_fstatat_n2h, F, FILE_ONLY),
+	PEER("opath+fstatat+n2h+pread", c_opath_fstatat_n2h_pread, F,
+	     NEED_DEV | FILE_ONLY),
 	PEER("fstatat+pread", c_fstatat_pread, F, NEED_DEV | FILE_ONLY),
 	PEER("fstatat+n2h+pread", c_fstatat_n2h_pread, F,
 	     NEED_DEV | FILE_ONLY),
+	PEER("fstatat+opr", c_fstatat_opr, F, NEED_DEV | FILE_ONLY),
+	PEER("fstatat+n2h+opr", c_fstatat_n2h_opr, F, NEED_DEV | FILE_ONLY),
 	/* statx backend: the limits are statx plus what each extra costs */
 	XS("xstat:basic", S, M_BASIC, "raw-statx", NULL),
 	XS("xstat:+btime", S, M_BTIME, "raw-statx", NULL),
-	XS("xstat:+gen", S, M_GEN, "statx+n2h", NULL),
-	XS("xstat:+dv", S, M_DV, "raw-statx", "statx+pread"),
-	XS("xstat:all", S, M_ALL, "statx+n2h", "statx+n2h+pread"),
+	/* a generation is anchored: the limit is the anchored sequence */
+	XS("xstat:+gen", S, M_GEN, "opath+statx+n2h", NULL),
+	/* so is a raw read (ext4): the limit is the anchored read */
+	XS("xstat:+dv", S, M_DV, "raw-statx", "opath+statx+opr"),
+	XS("xstat:all", S, M_ALL, "opath+statx+n2h", "opath+statx+n2h+opr"),
 #ifdef M_EXTRAS
-	XS("xstat:all+extras", S, M_EXTRAS, "statx+n2h", "statx+n2h+pread"),
+	XS("xstat:all+extras", S, M_EXTRAS, "opath+statx+n2h",
+	   "opath+statx+n2h+opr"),
+#endif
+#ifdef M_TOKEN
+	/* the change token: one statx with its mask, the hash in userspace */
+	XS("xstat:token", S, M_TOKEN, "raw-statx-token", NULL),
+	XS("xstat:basic+token", S, M_BASIC | M_TOKEN, "raw-statx-token", NULL),
+	/* with the data version: the +dv row's sequence */
+	XS("xstat:+dv+token", S, M_DV | M_TOKEN, "raw-statx-token",
+	   "opath+statx+opr"),
 #endif
 	/* fallback backend: fstatat plus the same extras */
 	XS("xstat-fb:basic", F, M_BASIC, "fstatat", NULL),
-	XS("xstat-fb:+btime", F, M_BTIME, "fstatat", "fstatat+pread"),
-	XS("xstat-fb:+gen", F, M_GEN, "fstatat+n2h", NULL),
-	XS("xstat-fb:+dv", F, M_DV, "fstatat", "fstatat+pread"),
-	XS("xstat-fb:all", F, M_ALL, "fstatat+n2h", "fstatat+n2h+pread"),
+	XS("xstat-fb:+btime", F, M_BTIME, "opath+fstatat+key",
+	   "opath+fstatat+key+opr"),
+	XS("xstat-fb:+gen", F, M_GEN, "opath+fstatat+n2h", NULL),
+	XS("xstat-fb:+dv", F, M_DV, "opath+fstatat+key",
+	   "opath+fstatat+key+opr"),
+#ifdef M_TOKEN
+	XS("xstat-fb:token", F, M_TOKEN, "opath+fstatat+key", NULL),
+#endif
+	XS("xstat-fb:all", F, M_ALL, "opath+fstatat+n2h",
+	   "opath+fstatat+n2h+opr"),
 #ifdef M_EXTRAS
-	XS("xstat-fb:all+extras", F, M_EXTRAS, "fstatat+n2h",
-	   "fstatat+n2h+pread"),
+	XS("xstat-fb:all+extras", F, M_EXTRAS, "opath+fstatat+n2h",
+	   "opath+fstatat+n2h+opr"),
 #endif
 	/* -A: the other build, held to this one */
 	XO("other:basic", S, M_BASIC, "xstat:basic", 0),
@@ -457,6 +647,7 @@ static void open_device(const char *path)
 		return;
 	}
 	dev_fd = fd;
+	snprintf(dev_path, sizeof(dev_path), "%s", dev);
 }
 
 static int case_runs(const struct bcase *c, int walk)
@@ -561,17 +752,17 @@ static void file_summary(int rounds)
 		c = find_case("xstat:+gen");
 		if (!(c->got & XSTAT_REQUEST_GEN))
 			gen_na = "(gen not obtained here)";
-		check("+gen: xstat / statx+n2h",
-		      paired_ratio(c, find_case("statx+n2h"), rounds),
+		check("+gen: xstat / O_PATH+statx+n2h",
+		      paired_ratio(c, find_case("opath+statx+n2h"), rounds),
 		      1.05, 1, gen_na);
 		if (fs_is_ext4) {
 			c = find_case("xstat:+dv");
-			ref = find_case("statx+pread");
+			ref = find_case("opath+statx+opr");
 			if (!ref->active)
 				dv_na = "(no readable ext4 device)";
 			else if (!(c->got & XSTAT_REQUEST_DATA_VERSION))
 				dv_na = "(dv not obtained: no ext4 prober)";
-			check("+dv: xstat / statx+pread",
+			check("+dv: xstat / O_PATH+statx+open+pread+close",
 			      ref->active ? paired_ratio(c, ref, rounds) : 0,
 			      1.05, 1, dv_na);
 		}
@@ -580,14 +771,18 @@ static void file_summary(int rounds)
 	c = find_case("xstat-fb:basic");
 	check("basic: xstat / fstatat",
 	      paired_ratio(c, find_case("fstatat"), rounds), 1.05, 1, NULL);
+	c = find_case("xstat-fb:+gen");
+	check("+gen: xstat / O_PATH+fstatat+n2h",
+	      paired_ratio(c, find_case("opath+fstatat+n2h"), rounds), 1.05, 1,
+	      (c->got & XSTAT_REQUEST_GEN) ? NULL : "(gen not obtained here)");
 	if (fs_is_ext4) {
 		c = find_case("xstat-fb:+btime");
-		ref = find_case("fstatat+pread");
+		ref = find_case("opath+fstatat+key+opr");
 		if (!ref->active)
 			bt_na = "(no readable ext4 device)";
 		else if (!(c->got & XSTAT_REQUEST_BTIME))
 			bt_na = "(btime not obtained: no ext4 prober)";
-		check("+btime: xstat / fstatat+pread",
+		check("+btime: xstat / O_PATH+fstatat+key+open+pread+close",
 		      ref->active ? paired_ratio(c, ref, rounds) : 0, 1.05, 1,
 		      bt_na);
 	}

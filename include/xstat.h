@@ -8,22 +8,61 @@
  *
  * This is the only public header.  It is self-contained, compiles as C and
  * C++, and does not depend on _GNU_SOURCE or _FILE_OFFSET_BITS: every
- * public structure has the same layout on i386 and x86_64.
+ * public structure has the same layout on i386 and x86_64.  Only the
+ * static inline conversions to struct stat and struct timespec take the
+ * caller's types, which is why they are inline.
+ *
+ * Names: everything here starts with xstat_, XSTAT_ or LIBXSTAT_, apart
+ * from the AT_* flags.  Until 0.1.0 the 64-bit typedefs and the alignment
+ * macro had reserved names (__xstat_u64, __xstat_s64, __XSTAT_ALIGN8) and
+ * two padding members were called __reserved; they are now xstat_u64,
+ * xstat_s64, XSTAT_ALIGN8 and "reserved", with the same layout.  The
+ * patch's XSTAT_REQUEST__*_STATS keep their double underscore (C++
+ * reserves such names, but renaming them would break the patch's callers).
+ *
+ * How this interface grows (the ABI rules, also in libxstat(7)):
+ *  - libxstat.so.1 keeps its SONAME.  Every release that adds functions
+ *    puts them in a new version node (LIBXSTAT_1.1, LIBXSTAT_1.2, ...)
+ *    that inherits the previous one; nothing is ever removed or changed.
+ *  - struct xstat is closed: 152 bytes, bits 0-13.  New results are
+ *    extra results (class 4), each with its own request bit and a
+ *    payload of fixed size and layout (a multiple of 8 bytes; a changed
+ *    layout takes a new bit).  An extra result is returned only when its
+ *    bit is requested, so a result asked for with this header's bits is
+ *    never larger than XSTAT_RESULT_MAX, whatever the library's version.
+ *  - Request bits 14-31 are extra results that mirror a statx(2) field,
+ *    allocated upwards in the order the kernel adds them.  Bits 32-55 are
+ *    library-only extra results (no statx field behind them), allocated
+ *    upwards from 32.  Bits 56-63 are never allocated.
+ *  - A library ignores request bits it does not know (as the patch
+ *    does): xstat_known_mask() returns the bits it knows, so a program
+ *    can tell "this library is too old" from "not available here".
+ *  - LIBXSTAT_VERSION_* are the release; configure takes the package
+ *    version from them.
  */
 #ifndef XSTAT_H
 #define XSTAT_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
+#include <time.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LIBXSTAT_VERSION_MAJOR	1
-#define LIBXSTAT_VERSION_MINOR	0
+/* The release, and the one number configure.ac, pkg-config and xstat(1) use. */
+#define LIBXSTAT_VERSION_MAJOR	0
+#define LIBXSTAT_VERSION_MINOR	2
 #define LIBXSTAT_VERSION_MICRO	0
+/* True if this header is release MAJOR.MINOR.MICRO or later. */
+#define LIBXSTAT_VERSION_AT_LEAST(major, minor, micro) \
+	(LIBXSTAT_VERSION_MAJOR * 1000000L + LIBXSTAT_VERSION_MINOR * 1000L + \
+	 LIBXSTAT_VERSION_MICRO >= (major) * 1000000L + (minor) * 1000L + (micro))
 
 /*
  * Flags for xstat()/fxstat().  <fcntl.h> supplies the AT_* lookup flags
@@ -84,8 +123,12 @@ extern "C" {
 #define XSTAT_REQUEST_SUBVOL		0x00020000ULL	/* xstat_subvol */
 #define XSTAT_REQUEST_WRITE_ATOMIC	0x00040000ULL	/* xstat_write_atomic */
 #define XSTAT_REQUEST_DIO_READ_ALIGN	0x00080000ULL	/* xstat_dio_read_align */
-#define XSTAT_REQUEST__EXTRA_RESULTS	0x000fc000ULL
-#define XSTAT_REQUEST__ALL_STATS	0x000fffffULL	/* every defined bit */
+/* Bits 32-55: extra results of the library's own (see the rules above). */
+#define XSTAT_REQUEST_WHY_MISSING	0x100000000ULL	/* xstat_why_missing */
+#define XSTAT_REQUEST_CHANGE_TOKEN	0x200000000ULL	/* xstat_change_token */
+#define XSTAT_REQUEST_DV_PROMISE	0x400000000ULL	/* xstat_dv_promise */
+#define XSTAT_REQUEST__EXTRA_RESULTS	0x7000fc000ULL
+#define XSTAT_REQUEST__ALL_STATS	0x7000fffffULL	/* every defined bit */
 
 /*
  * 64-bit members are 8-byte aligned on every architecture so that the
@@ -93,15 +136,15 @@ extern "C" {
  * structs) and x86_64.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define __XSTAT_ALIGN8 __attribute__((aligned(8)))
+#define XSTAT_ALIGN8 __attribute__((aligned(8)))
 #else
-#define __XSTAT_ALIGN8
+#define XSTAT_ALIGN8
 #endif
-typedef unsigned long long __xstat_u64 __XSTAT_ALIGN8;
-typedef long long __xstat_s64 __XSTAT_ALIGN8;
+typedef unsigned long long xstat_u64 XSTAT_ALIGN8;
+typedef long long xstat_s64 XSTAT_ALIGN8;
 
 struct xstat_parameters {
-	__xstat_u64		request_mask;
+	xstat_u64		request_mask;
 };
 
 struct xstat_dev {
@@ -111,8 +154,8 @@ struct xstat_dev {
 
 /* tv_sec is signed: times before 1970 are negative. */
 struct xstat_time {
-	__xstat_s64		tv_sec;
-	__xstat_u64		tv_nsec;
+	xstat_s64		tv_sec;
+	xstat_u64		tv_nsec;
 };
 
 /*
@@ -130,30 +173,42 @@ struct xstat {
 	struct xstat_time	st_mtim;	/* last data modification time */
 	struct xstat_time	st_ctim;	/* last status change time */
 	struct xstat_time	st_btim;	/* file creation time */
-	__xstat_u64		st_ino;		/* inode number */
-	__xstat_u64		st_size;	/* file size in bytes */
-	__xstat_u64		st_blksize;	/* preferred I/O block size */
-	__xstat_u64		st_blocks;	/* 512-byte blocks allocated */
-	__xstat_u64		st_gen;		/* inode generation number */
-	__xstat_u64		st_data_version; /* data version number */
-	__xstat_u64		st_result_mask;	/* which fields hold values */
-	__xstat_u64		st_extra_results[]; /* requested extra results */
+	xstat_u64		st_ino;		/* inode number */
+	xstat_u64		st_size;	/* file size in bytes */
+	xstat_u64		st_blksize;	/* preferred I/O block size */
+	xstat_u64		st_blocks;	/* 512-byte blocks allocated */
+	xstat_u64		st_gen;		/* inode generation number */
+	xstat_u64		st_data_version; /* data version number */
+	xstat_u64		st_result_mask;	/* which fields hold values */
+	/*
+	 * The requested extra results (find them with xstat_extra*()).
+	 * __extension__ keeps g++ -pedantic quiet about a flexible array
+	 * member; clang++ needs the pragma.
+	 */
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc99-extensions"
+#endif
+	__extension__ xstat_u64	st_extra_results[];
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 };
 
 #define XSTAT_STRUCT_SIZE	152
 
 /* XSTAT_REQUEST_MNT_ID: the mount the file is on. */
 struct xstat_mnt_id {
-	__xstat_u64		mnt_id;
+	xstat_u64		mnt_id;
 	unsigned int		unique;	/* 1: never-reused 64-bit ID (6.8+);
 					   0: the reusable ID of mountinfo */
-	unsigned int		__reserved;
+	unsigned int		reserved;	/* 0 (was __reserved) */
 };
 
 /* XSTAT_REQUEST_ATTRIBUTES: which XSTAT_ATTR_* are known, which are set. */
 struct xstat_attributes {
-	__xstat_u64		attributes;
-	__xstat_u64		attributes_mask;
+	xstat_u64		attributes;
+	xstat_u64		attributes_mask;
 };
 
 /* The statx(2) STATX_ATTR_* values. */
@@ -176,7 +231,7 @@ struct xstat_dioalign {
 
 /* XSTAT_REQUEST_SUBVOL: subvolume ID (btrfs, bcachefs). */
 struct xstat_subvol {
-	__xstat_u64		subvol;
+	xstat_u64		subvol;
 };
 
 /* XSTAT_REQUEST_WRITE_ATOMIC: untorn write limits, in bytes. */
@@ -190,47 +245,150 @@ struct xstat_write_atomic {
 /* XSTAT_REQUEST_DIO_READ_ALIGN: O_DIRECT read file-offset alignment. */
 struct xstat_dio_read_align {
 	unsigned int		offset_align;
-	unsigned int		__reserved;
+	unsigned int		reserved;	/* 0 (was __reserved) */
 };
 
-#if !defined(__cplusplus) && defined(__STDC_VERSION__) && \
+/*
+ * XSTAT_REQUEST_WHY_MISSING: why each class (3) field of this result is
+ * missing, as one XSTAT_WHY_* code per field, so that a program can tell
+ * "not root" from "this filesystem has none" without the library logging
+ * anything.  The reserved bytes are 0; later versions may give reasons
+ * for more fields there.
+ */
+struct xstat_why_missing {
+	unsigned char		btime;
+	unsigned char		gen;
+	unsigned char		data_version;
+	unsigned char		reserved[5];
+};
+
+#define XSTAT_WHY_PRESENT	0	/* returned: not missing */
+#define XSTAT_WHY_NOT_REQUESTED	1	/* not asked for (and not given) */
+#define XSTAT_WHY_UNKNOWN	2	/* missing; no reason recorded */
+#define XSTAT_WHY_NO_SOURCE	3	/* the filesystem or file type has none */
+#define XSTAT_WHY_PRIVILEGE	4	/* needs a privilege the caller lacks */
+#define XSTAT_WHY_REFUSED	5	/* refused despite privilege (device,
+					   server, sandbox, security module) */
+#define XSTAT_WHY_KERNEL	6	/* the kernel lacks the interface */
+#define XSTAT_WHY_NO_SYNC	7	/* would need a request AT_NO_ATTR_SYNC
+					   forbids */
+#define XSTAT_WHY_UNVERIFIED	8	/* read, but failed the checks that it
+					   is this inode's current value */
+
+/*
+ * What a value promises about changes of the file (XSTAT_PROMISE_*): the
+ * data version of a result (XSTAT_REQUEST_DV_PROMISE) and the change token
+ * (XSTAT_REQUEST_CHANGE_TOKEN).  A "change" is one made after the call
+ * returned: a write, truncate, a store into a shared mapping that faults
+ * (one into a page already dirty goes unseen by every timestamp and
+ * counter, and tmpfs pages stay dirty), or (with METADATA) chmod, chown,
+ * utimes, an xattr set, or (with NAMES) link, unlink, rename of the file.
+ * Flags that are clear make no claim; the weaknesses are flags too, so a
+ * program can refuse a value that has one it cannot live with.  The facts
+ * behind them are measured per filesystem: libxstat(7).
+ */
+#define XSTAT_PROMISE_EVERY_CHANGE	0x0001ULL /* every change moves it */
+#define XSTAT_PROMISE_TICK		0x0002ULL /* changes within one timestamp
+						     tick (up to 1 s) of the one
+						     before may leave it alone */
+#define XSTAT_PROMISE_MONOTONIC		0x0004ULL /* a number that never goes
+						     down while mounted */
+#define XSTAT_PROMISE_PERSISTENT	0x0008ULL /* kept across unmount, mount
+						     and reboot */
+#define XSTAT_PROMISE_METADATA		0x0010ULL /* metadata changes move it */
+#define XSTAT_PROMISE_ATIME		0x0020ULL /* so may an atime update (a
+						     read): false alarms */
+#define XSTAT_PROMISE_WRAP32		0x0040ULL /* 32 bits: repeats after 2^32
+						     changes */
+#define XSTAT_PROMISE_CLOCK		0x0080ULL /* may repeat an earlier value
+						     after the clock is stepped
+						     back (made from a time) */
+#define XSTAT_PROMISE_LAGS		0x0100ULL /* may be older than the newest
+						     value: a later call can
+						     differ with no change
+						     between (false alarm) */
+#define XSTAT_PROMISE_NAMES		0x0200ULL /* link, unlink and rename of
+						     the file move it too */
+
+/* XSTAT_REQUEST_DV_PROMISE: what this result's st_data_version promises. */
+struct xstat_dv_promise {
+	xstat_u64		promise;	/* XSTAT_PROMISE_* */
+};
+
+/*
+ * XSTAT_REQUEST_CHANGE_TOKEN: a value that changes when the file changes,
+ * for every caller.  Compare two tokens of one file (same identity: see
+ * xstat(3)) for equality only; they are not ordered.  Made from the ctime
+ * this very call read (with multigrain timestamps, Linux 6.13+, that read
+ * makes the next change take a new ctime) hashed with mtime, size, inode
+ * number, mode, link count and owner, and with the data version too when
+ * this result holds one that promises every change (ask for
+ * XSTAT_REQUEST_DATA_VERSION as well; it needs root): then the changes the
+ * data version counts are seen even after a backward clock step.
+ * @promise says which guarantees hold.
+ */
+struct xstat_change_token {
+	xstat_u64		token;
+	xstat_u64		promise;	/* XSTAT_PROMISE_* */
+	unsigned int		source;		/* XSTAT_TOKEN_FROM_* */
+	unsigned int		reserved;	/* 0 */
+};
+
+#define XSTAT_TOKEN_FROM_DATA_VERSION	1	/* st_data_version, ctime and
+						   attributes */
+#define XSTAT_TOKEN_FROM_CTIME		2	/* ctime and attributes */
+
+/* The layout, checked at compile time wherever the language can. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define XSTAT_STATIC_ASSERT(e, m)	static_assert(e, m)
+#define XSTAT_ALIGNOF(t)		alignof(t)
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && \
 	__STDC_VERSION__ >= 201112L
-_Static_assert(sizeof(struct xstat_parameters) == 8, "xstat_parameters");
-_Static_assert(sizeof(struct xstat_dev) == 8, "xstat_dev");
-_Static_assert(sizeof(struct xstat_time) == 16, "xstat_time");
-_Static_assert(sizeof(struct xstat) == XSTAT_STRUCT_SIZE, "struct xstat");
-_Static_assert(offsetof(struct xstat, st_mode) == 0, "st_mode");
-_Static_assert(offsetof(struct xstat, st_nlink) == 4, "st_nlink");
-_Static_assert(offsetof(struct xstat, st_uid) == 8, "st_uid");
-_Static_assert(offsetof(struct xstat, st_gid) == 12, "st_gid");
-_Static_assert(offsetof(struct xstat, st_rdev) == 16, "st_rdev");
-_Static_assert(offsetof(struct xstat, st_dev) == 24, "st_dev");
-_Static_assert(offsetof(struct xstat, st_atim) == 32, "st_atim");
-_Static_assert(offsetof(struct xstat, st_mtim) == 48, "st_mtim");
-_Static_assert(offsetof(struct xstat, st_ctim) == 64, "st_ctim");
-_Static_assert(offsetof(struct xstat, st_btim) == 80, "st_btim");
-_Static_assert(offsetof(struct xstat, st_ino) == 96, "st_ino");
-_Static_assert(offsetof(struct xstat, st_size) == 104, "st_size");
-_Static_assert(offsetof(struct xstat, st_blksize) == 112, "st_blksize");
-_Static_assert(offsetof(struct xstat, st_blocks) == 120, "st_blocks");
-_Static_assert(offsetof(struct xstat, st_gen) == 128, "st_gen");
-_Static_assert(offsetof(struct xstat, st_data_version) == 136, "st_dv");
-_Static_assert(offsetof(struct xstat, st_result_mask) == 144, "st_rm");
-_Static_assert(offsetof(struct xstat, st_extra_results) == 152, "extra");
-_Static_assert(_Alignof(struct xstat) == 8, "alignment");
-_Static_assert(sizeof(struct xstat_mnt_id) == 16, "xstat_mnt_id");
-_Static_assert(offsetof(struct xstat_mnt_id, unique) == 8, "mnt_id.unique");
-_Static_assert(sizeof(struct xstat_attributes) == 16, "xstat_attributes");
-_Static_assert(offsetof(struct xstat_attributes, attributes_mask) == 8,
+#define XSTAT_STATIC_ASSERT(e, m)	_Static_assert(e, m)
+#define XSTAT_ALIGNOF(t)		_Alignof(t)
+#endif
+#ifdef XSTAT_STATIC_ASSERT
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_parameters) == 8, "xstat_parameters");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_dev) == 8, "xstat_dev");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_time) == 16, "xstat_time");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat) == XSTAT_STRUCT_SIZE, "struct xstat");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_mode) == 0, "st_mode");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_nlink) == 4, "st_nlink");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_uid) == 8, "st_uid");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_gid) == 12, "st_gid");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_rdev) == 16, "st_rdev");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_dev) == 24, "st_dev");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_atim) == 32, "st_atim");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_mtim) == 48, "st_mtim");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_ctim) == 64, "st_ctim");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_btim) == 80, "st_btim");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_ino) == 96, "st_ino");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_size) == 104, "st_size");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_blksize) == 112, "st_blksize");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_blocks) == 120, "st_blocks");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_gen) == 128, "st_gen");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_data_version) == 136, "st_dv");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_result_mask) == 144, "st_rm");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat, st_extra_results) == 152, "extra");
+XSTAT_STATIC_ASSERT(XSTAT_ALIGNOF(struct xstat) == 8, "alignment");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_mnt_id) == 16, "xstat_mnt_id");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_mnt_id, unique) == 8, "mnt_id.unique");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_attributes) == 16, "xstat_attributes");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_attributes, attributes_mask) == 8,
 	       "attributes_mask");
-_Static_assert(sizeof(struct xstat_dioalign) == 8, "xstat_dioalign");
-_Static_assert(offsetof(struct xstat_dioalign, offset_align) == 4,
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_dioalign) == 8, "xstat_dioalign");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_dioalign, offset_align) == 4,
 	       "dioalign.offset_align");
-_Static_assert(sizeof(struct xstat_subvol) == 8, "xstat_subvol");
-_Static_assert(sizeof(struct xstat_write_atomic) == 16, "write_atomic");
-_Static_assert(offsetof(struct xstat_write_atomic, unit_max_opt) == 12,
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_subvol) == 8, "xstat_subvol");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_write_atomic) == 16, "write_atomic");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_write_atomic, unit_max_opt) == 12,
 	       "write_atomic.unit_max_opt");
-_Static_assert(sizeof(struct xstat_dio_read_align) == 8, "dio_read_align");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_dio_read_align) == 8, "dio_read_align");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_why_missing) == 8, "why_missing");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_dv_promise) == 8, "dv_promise");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_change_token) == 24, "change_token");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_change_token, source) == 16,
+		    "change_token.source");
 #endif
 
 /*
@@ -241,12 +399,19 @@ _Static_assert(sizeof(struct xstat_dio_read_align) == 8, "dio_read_align");
  * copies as much of it as fits in @buflen bytes of @buffer; a NULL @buffer
  * with @buflen 0 asks only for the size.  On error returns -1 and sets
  * errno.  @params NULL means XSTAT_REQUEST__EXTENDED_STATS.
+ *
+ * fxstat's @fd was "unsigned" in the patch and in libxstat 0.1.0; it is
+ * an int like every other descriptor, so that callers need no cast under
+ * -Wsign-conversion.  The ABI is the same: int and unsigned int have one
+ * size and are passed alike on every Linux ABI for every value a
+ * descriptor can have, and a negative @fd (an unsigned one above INT_MAX
+ * before) is EBADF.
  */
 ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	      const struct xstat_parameters *params,
 	      struct xstat *buffer, size_t buflen);
 
-ssize_t fxstat(unsigned fd, unsigned flags,
+ssize_t fxstat(int fd, unsigned flags,
 	       const struct xstat_parameters *params,
 	       struct xstat *buffer, size_t buflen);
 
@@ -258,6 +423,279 @@ ssize_t fxstat(unsigned fd, unsigned flags,
  */
 const void *xstat_extra(const struct xstat *buffer, size_t buflen,
 			unsigned long long bit);
+
+/*
+ * xstat_known_mask - the request bits this library knows (since 0.2.0,
+ * LIBXSTAT_1.1).  A bit of this header that is clear here is one the
+ * library ignores: it is too old for it, not "the file has none".
+ */
+unsigned long long xstat_known_mask(void);
+
+/*
+ * Directory streams (LIBXSTAT_1.1): the entries of one directory, each
+ * with its name, its type from the directory and the result xstat()
+ * would give for it (lookup without following a final symlink), read in
+ * batches so that what a batch shares is paid once.  See xstat_opendir(3).
+ */
+struct xstat_dir;
+
+struct xstat_dirent {
+	const char		*d_name;	/* NUL-terminated */
+	const struct xstat	*d_xstat;	/* the result; zeroed on error */
+	size_t			d_xstat_len;	/* its bytes: xstat()'s return */
+	xstat_u64		d_ino;		/* inode number in the directory */
+	int			d_error;	/* 0, or this entry's errno */
+	unsigned char		d_type;		/* DT_* from the directory */
+};
+
+/*
+ * xstat_opendir - open the directory @path relative to @dfd (with
+ * AT_EMPTY_PATH and "", @dfd itself; the caller's fd is not used for
+ * reading) for xstat_readdir().  @flags: AT_SYMLINK_NOFOLLOW (for @path),
+ * AT_NO_AUTOMOUNT, AT_EMPTY_PATH and one sync flag (for every entry).
+ * @params is copied; NULL means XSTAT_REQUEST__EXTENDED_STATS.
+ * NULL and errno on error.
+ */
+struct xstat_dir *xstat_opendir(int dfd, const char *path, unsigned flags,
+				const struct xstat_parameters *params);
+
+/*
+ * xstat_readdir - the next entry ("." and ".." are skipped), valid until
+ * the next call on @dir; NULL at the end (errno unchanged) or on error
+ * (errno set).
+ */
+const struct xstat_dirent *xstat_readdir(struct xstat_dir *dir);
+
+/* xstat_dirfd - the stream's directory descriptor, for *at() calls. */
+int xstat_dirfd(struct xstat_dir *dir);
+
+/* xstat_closedir - close the stream and free it; 0, or -1 and errno. */
+int xstat_closedir(struct xstat_dir *dir);
+
+/*
+ * The largest result a request made of this header's bits can have:
+ * struct xstat and every extra result.  It grows when a header adds an
+ * extra result; for a program it stays a sufficient size even with a
+ * newer library, which returns only the extra results asked for.
+ */
+#define XSTAT_RESULT_MAX	264
+
+/*
+ * A buffer that holds any such result, aligned for the structures, in C
+ * and C++ (a struct with struct xstat inside would not be: its flexible
+ * array member must come last):
+ *
+ *	union xstat_buffer b;
+ *	ssize_t n = xstat(AT_FDCWD, path, 0, &params, &b.x, sizeof(b));
+ */
+union xstat_buffer {
+	struct xstat		x;
+	xstat_u64		words[XSTAT_RESULT_MAX / 8];
+	unsigned char		bytes[XSTAT_RESULT_MAX];
+};
+
+#ifdef XSTAT_STATIC_ASSERT
+XSTAT_STATIC_ASSERT(XSTAT_RESULT_MAX == XSTAT_STRUCT_SIZE +
+		    sizeof(struct xstat_mnt_id) +
+		    sizeof(struct xstat_attributes) +
+		    sizeof(struct xstat_dioalign) +
+		    sizeof(struct xstat_subvol) +
+		    sizeof(struct xstat_write_atomic) +
+		    sizeof(struct xstat_dio_read_align) +
+		    sizeof(struct xstat_why_missing) +
+		    sizeof(struct xstat_change_token) +
+		    sizeof(struct xstat_dv_promise), "XSTAT_RESULT_MAX");
+XSTAT_STATIC_ASSERT(sizeof(union xstat_buffer) == XSTAT_RESULT_MAX,
+		    "xstat_buffer");
+#endif
+
+/*
+ * Typed forms of xstat_extra(), which C++ can use without a cast.  @buflen
+ * as for xstat_extra(): the smaller of the return value and the buffer's
+ * size.
+ */
+/* A conversion that C++'s -Wold-style-cast accepts too. */
+#ifdef __cplusplus
+#define XSTAT_CAST(type, v)	static_cast<type>(v)
+#else
+#define XSTAT_CAST(type, v)	((type)(v))
+#endif
+
+static inline const struct xstat_mnt_id *xstat_extra_mnt_id(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_mnt_id *,
+			      xstat_extra(x, buflen, XSTAT_REQUEST_MNT_ID));
+}
+
+static inline const struct xstat_attributes *xstat_extra_attributes(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_attributes *,
+			      xstat_extra(x, buflen, XSTAT_REQUEST_ATTRIBUTES));
+}
+
+static inline const struct xstat_dioalign *xstat_extra_dioalign(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_dioalign *,
+			      xstat_extra(x, buflen, XSTAT_REQUEST_DIOALIGN));
+}
+
+static inline const struct xstat_subvol *xstat_extra_subvol(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_subvol *,
+			      xstat_extra(x, buflen, XSTAT_REQUEST_SUBVOL));
+}
+
+static inline const struct xstat_write_atomic *xstat_extra_write_atomic(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_write_atomic *,
+			      xstat_extra(x, buflen,
+					  XSTAT_REQUEST_WRITE_ATOMIC));
+}
+
+static inline const struct xstat_dio_read_align *xstat_extra_dio_read_align(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_dio_read_align *,
+			      xstat_extra(x, buflen,
+					  XSTAT_REQUEST_DIO_READ_ALIGN));
+}
+
+static inline const struct xstat_why_missing *xstat_extra_why_missing(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_why_missing *,
+			  xstat_extra(x, buflen, XSTAT_REQUEST_WHY_MISSING));
+}
+
+static inline const struct xstat_change_token *xstat_extra_change_token(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_change_token *,
+			  xstat_extra(x, buflen, XSTAT_REQUEST_CHANGE_TOKEN));
+}
+
+static inline const struct xstat_dv_promise *xstat_extra_dv_promise(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_dv_promise *,
+			  xstat_extra(x, buflen, XSTAT_REQUEST_DV_PROMISE));
+}
+
+/*
+ * Conversions to the C library's types.  They are inline because dev_t,
+ * time_t, off_t, ino_t and struct stat have the sizes of the caller's
+ * compilation (_FILE_OFFSET_BITS, _TIME_BITS), which no function inside
+ * the library could know.  Like stat(2), they fail with EOVERFLOW where a
+ * value does not fit (a 32-bit off_t, ino_t or time_t).
+ */
+
+/*
+ * xstat_makedev - the dev_t for @d, as makedev(3) makes it (the encoding
+ * of glibc, musl and bionic), without needing <sys/sysmacros.h>.
+ */
+static inline dev_t xstat_makedev(struct xstat_dev d)
+{
+	unsigned long long ma = d.major, mi = d.minor;
+
+	return XSTAT_CAST(dev_t, (ma & 0xfffff000ULL) << 32 |
+			  (ma & 0x00000fffULL) << 8 |
+			  (mi & 0xffffff00ULL) << 12 | (mi & 0x000000ffULL));
+}
+
+/*
+ * struct timespec: C11's <time.h>, or POSIX's.  glibc in strict C99 mode
+ * (gcc -std=c99 without _POSIX_C_SOURCE) has none, and then
+ * xstat_to_timespec() is not defined; XSTAT_HAVE_TIMESPEC says if it is.
+ * <sys/stat.h> defines st_atime as a macro exactly when struct stat has
+ * the POSIX.1-2008 timespec members (glibc, musl, bionic).
+ */
+#if defined(st_atime) || defined(__timespec_defined) || \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || \
+	defined(__cplusplus)
+#define XSTAT_HAVE_TIMESPEC	1
+
+/*
+ * xstat_to_timespec - @t as a struct timespec.  Returns 0, or -1 with
+ * errno EOVERFLOW if tv_sec does not fit in time_t (*@ts is then
+ * unchanged).
+ */
+static inline int xstat_to_timespec(const struct xstat_time *t, struct timespec *ts)
+{
+	time_t sec = XSTAT_CAST(time_t, t->tv_sec);
+
+	if (XSTAT_CAST(long long, sec) != t->tv_sec) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	ts->tv_sec = sec;
+	ts->tv_nsec = XSTAT_CAST(long, t->tv_nsec);	/* always below 10^9 */
+	return 0;
+}
+#endif
+
+/*
+ * The nanoseconds of a struct stat time: POSIX.1-2008's st_atim, or in
+ * glibc's strict C modes its st_atimensec (musl and bionic always have
+ * st_atim).
+ */
+#if defined(st_atime)
+#define XSTAT_SET_STAT_NSEC(sb, m, ns)	((sb)->m##tim.tv_nsec = XSTAT_CAST(long, ns))
+#elif defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
+/* Its type varies (unsigned long, or int32_t with 64-bit time_t). */
+#define XSTAT_SET_STAT_NSEC(sb, m, ns) \
+	((sb)->m##timensec = XSTAT_CAST(__typeof__((sb)->m##timensec), ns))
+#else
+#define XSTAT_SET_STAT_NSEC(sb, m, ns)	((void)(ns))
+#endif
+
+/*
+ * xstat_to_stat - @x as stat(2) would have filled *@sb, in the caller's
+ * struct stat.  Every field is converted whatever st_result_mask says:
+ * check the mask first (XSTAT_REQUEST__BASIC_STATS for all of them), as
+ * a field whose bit is clear is 0.  Returns 0, or -1 with errno EOVERFLOW
+ * if the inode number, size, block count or a time does not fit (as
+ * stat(2) without _FILE_OFFSET_BITS=64 or _TIME_BITS=64); *@sb is then
+ * unchanged.
+ */
+static inline int xstat_to_stat(const struct xstat *x, struct stat *sb)
+{
+	struct stat r;
+	time_t at = XSTAT_CAST(time_t, x->st_atim.tv_sec);
+	time_t mt = XSTAT_CAST(time_t, x->st_mtim.tv_sec);
+	time_t ct = XSTAT_CAST(time_t, x->st_ctim.tv_sec);
+	ino_t ino = XSTAT_CAST(ino_t, x->st_ino);
+	off_t size = XSTAT_CAST(off_t, x->st_size);
+	blkcnt_t blocks = XSTAT_CAST(blkcnt_t, x->st_blocks);
+	/* long: blksize_t is XSI-only, and long in every Linux C library */
+	long blksize = XSTAT_CAST(long, x->st_blksize);
+
+	if (XSTAT_CAST(unsigned long long, ino) != x->st_ino || size < 0 ||
+	    XSTAT_CAST(unsigned long long, size) != x->st_size || blocks < 0 ||
+	    XSTAT_CAST(unsigned long long, blocks) != x->st_blocks ||
+	    blksize < 0 ||
+	    XSTAT_CAST(unsigned long long, blksize) != x->st_blksize ||
+	    XSTAT_CAST(long long, at) != x->st_atim.tv_sec ||
+	    XSTAT_CAST(long long, mt) != x->st_mtim.tv_sec ||
+	    XSTAT_CAST(long long, ct) != x->st_ctim.tv_sec) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.st_dev = xstat_makedev(x->st_dev);
+	r.st_ino = ino;
+	r.st_mode = x->st_mode;
+	r.st_nlink = x->st_nlink;
+	r.st_uid = x->st_uid;
+	r.st_gid = x->st_gid;
+	r.st_rdev = xstat_makedev(x->st_rdev);
+	r.st_size = size;
+	r.st_blksize = blksize;
+	r.st_blocks = blocks;
+	r.st_atime = at;
+	r.st_mtime = mt;
+	r.st_ctime = ct;
+	XSTAT_SET_STAT_NSEC(&r, st_a, x->st_atim.tv_nsec);
+	XSTAT_SET_STAT_NSEC(&r, st_m, x->st_mtim.tv_nsec);
+	XSTAT_SET_STAT_NSEC(&r, st_c, x->st_ctim.tv_nsec);
+	*sb = r;
+	return 0;
+}
 
 #ifdef __cplusplus
 }

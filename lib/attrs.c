@@ -4,9 +4,17 @@
  * by path without opening anything; else the FS_IOC_GETFLAGS ioctl on a
  * safely opened regular file or directory.  Both answer in their own bits,
  * mapped here to STATX_ATTR_*, and attributes_mask holds only what the
- * source can really tell.
+ * source can really tell.  Not STATX_ATTR_DAX: FS_XFLAG_DAX and FS_DAX_FL
+ * are the persistent request ("use DAX when the device can"), which
+ * `chattr +x` sets on any ext4 or XFS file; the state statx reports is
+ * whether the inode is in DAX mode now, which neither source tells.
+ *
+ * Both read the anchored inode: file_getattr(2) on the anchor with
+ * AT_EMPTY_PATH, FS_IOC_GETFLAGS on the reopened anchor (fsioctl.c).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "internal.h"
@@ -31,7 +39,6 @@ static const struct {
 	{ 0x00000008, XSTAT_ATTR_IMMUTABLE },	/* FS_XFLAG_IMMUTABLE */
 	{ 0x00000010, XSTAT_ATTR_APPEND },	/* FS_XFLAG_APPEND */
 	{ 0x00000080, XSTAT_ATTR_NODUMP },	/* FS_XFLAG_NODUMP */
-	{ 0x00008000, XSTAT_ATTR_DAX },		/* FS_XFLAG_DAX */
 }, iflag_map[] = {
 	{ 0x00000004, XSTAT_ATTR_COMPRESSED },	/* FS_COMPR_FL */
 	{ 0x00000010, XSTAT_ATTR_IMMUTABLE },	/* FS_IMMUTABLE_FL */
@@ -39,7 +46,6 @@ static const struct {
 	{ 0x00000040, XSTAT_ATTR_NODUMP },	/* FS_NODUMP_FL */
 	{ 0x00000800, XSTAT_ATTR_ENCRYPTED },	/* FS_ENCRYPT_FL */
 	{ 0x00100000, XSTAT_ATTR_VERITY },	/* FS_VERITY_FL */
-	{ 0x02000000, XSTAT_ATTR_DAX },		/* FS_DAX_FL, not 0x200000 */
 };
 
 #define MAP_LEN(m)	(sizeof(m) / sizeof(m[0]))
@@ -60,18 +66,41 @@ static void map_flags(struct xs_stat *st, uint64_t flags,
 
 static int file_getattr_unsupported;
 
+/*
+ * file_getattr(2) on the anchored inode: the caller's open descriptor
+ * with AT_EMPTY_PATH, else (it refuses O_PATH descriptors) the anchor's
+ * entry in a /proc/self/fd proven to be procfs, which follows the magic
+ * link to the anchored inode and opens nothing.
+ */
 static int by_file_getattr(const struct xs_target *t, struct xs_stat *st)
 {
 	struct xs_file_attr fa;
-	unsigned flags = t->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
+	char name[16];
 	long ret;
+	int pd;
 
 	if (__atomic_load_n(&file_getattr_unsupported, __ATOMIC_RELAXED))
 		return -ENOSYS;
-	ret = syscall(XS_NR_file_getattr, t->dfd, t->path, &fa, sizeof(fa),
-		      flags);
+	if (!t->anchored) {
+		/* A caller without an anchor (bulk.c): by path, no open. */
+		ret = syscall(XS_NR_file_getattr, t->dfd, t->path, &fa,
+			      sizeof(fa), t->flags & (AT_SYMLINK_NOFOLLOW |
+						      AT_EMPTY_PATH));
+	} else if (t->own_fd) {
+		ret = syscall(XS_NR_file_getattr, t->dfd, "", &fa, sizeof(fa),
+			      AT_EMPTY_PATH);
+	} else {
+		pd = xs_proc_fd_dir();
+		if (pd < 0)
+			return pd;
+		xs_fd_name(name, t->dfd);
+		ret = syscall(XS_NR_file_getattr, pd, name, &fa, sizeof(fa),
+			      0);
+		close(pd);
+	}
 	if (ret) {
-		if (errno == ENOSYS || errno == EPERM)
+		/* No such call here; a seccomp EPERM may be one thread's. */
+		if (errno == ENOSYS)
 			__atomic_store_n(&file_getattr_unsupported, 1,
 					 __ATOMIC_RELAXED);
 		return -errno;
@@ -88,6 +117,13 @@ int xs_attrs_get(const struct xs_target *t, struct xs_stat *st)
 	ret = by_file_getattr(t, st);
 	if (ret == 0)
 		return 0;
+	/*
+	 * Only where file_getattr(2) does not exist (before 6.17) or is
+	 * refused: FS_IOC_GETFLAGS needs the file reopened, which breaks a
+	 * write lease on a regular file (xstat(3)).
+	 */
+	if (ret != -ENOSYS && ret != -EPERM)
+		return ret;
 	ret = xs_ioctl_getflags(t, st, &flags);
 	if (ret)
 		return ret;

@@ -15,13 +15,13 @@
  * last change stat saw; a write in the same clock tick can still leave it
  * behind until the commit, which libxstat.7 documents.
  *
- * The ioctl needs CAP_SYS_ADMIN; a refusal is remembered per st_dev,
- * that is per subvolume.  The 4 KiB v1 buffer lives on the stack.
+ * The ioctl needs CAP_SYS_ADMIN, asked of the calling thread on every
+ * call (fsprobefd.c).  The 4 KiB v1 buffer lives on the stack.
  *
  * statx never gives a data version, so this probe also runs when statx
  * is available and DATA_VERSION is asked for: as root that costs an
- * open, the ioctl and a close (about 15 us a call on Linux 6.18), for
- * anyone else nothing after the first refusal.
+ * open of the file's directory, the ioctl and a close; for anyone else
+ * one capget().
  */
 #include <errno.h>
 #include <string.h>
@@ -30,31 +30,16 @@
 #include <sys/stat.h>
 #include "internal.h"
 #include "fsprobe_uapi.h"
+#include "le.h"
 
 /* What the data version is checked against. */
 #define STAT_FRESH	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME | \
 			 XSTAT_REQUEST_SIZE)
 
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static int get_time(const unsigned char *p, struct xs_time *t)
 {
-	t->sec = (int64_t)le64(p);
-	t->nsec = le32(p + 8);
+	t->sec = (int64_t)xs_le64(p);
+	t->nsec = xs_le32(p + 8);
 	return t->nsec < 1000000000U ? 0 : -EUCLEAN;
 }
 
@@ -103,13 +88,13 @@ void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 	uint64_t gen;
 
 	want &= XS_CLASS3;
-	if (!want || (fsflags & (XS_FSF_PRIV_REFUSED | XS_FSF_NO_FSPROBE)))
+	if (!want || (fsflags & XS_FSF_NO_FSPROBE))
 		return;
 	if (xs_fs_query(t, st, search_inode_item, item))
 		return;
 
-	gen = le64(item + XS_BTRFS_II_GENERATION);
-	if ((le32(item + XS_BTRFS_II_MODE) & S_IFMT) != (st->mode & S_IFMT))
+	gen = xs_le64(item + XS_BTRFS_II_GENERATION);
+	if ((xs_le32(item + XS_BTRFS_II_MODE) & S_IFMT) != (st->mode & S_IFMT))
 		return;
 	/* Handles carry the low 32 bits of the same generation. */
 	if ((st->mask & XSTAT_REQUEST_GEN) && st->gen != gen &&
@@ -130,8 +115,8 @@ void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 	    get_time(item + XS_BTRFS_II_CTIME, &ctime) == 0 &&
 	    get_time(item + XS_BTRFS_II_MTIME, &mtime) == 0 &&
 	    same_time(&ctime, &st->ctime) && same_time(&mtime, &st->mtime) &&
-	    le64(item + XS_BTRFS_II_SIZE) == st->size) {
-		st->data_version = le64(item + XS_BTRFS_II_SEQUENCE);
+	    xs_le64(item + XS_BTRFS_II_SIZE) == st->size) {
+		st->data_version = xs_le64(item + XS_BTRFS_II_SEQUENCE);
 		st->mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
 }

@@ -3,9 +3,10 @@
  * The only code that knows the public layout: struct xstat and the extra
  * results after it.  Builds the whole result, then copies min(buflen, size)
  * bytes: a short buffer gets a partial result, and the return value says
- * how much room the whole needs.  This runs on every call: a buffer with
- * room for a result without extras is written directly.
+ * how much room the whole needs.  The one writer of every result: the
+ * caller's buffer is written with memcpy only, so it needs no alignment.
  */
+#include <stddef.h>
 #include <string.h>
 #include "internal.h"
 
@@ -24,17 +25,25 @@ static const struct {
 	{ XSTAT_REQUEST_SUBVOL,		sizeof(struct xstat_subvol) },
 	{ XSTAT_REQUEST_WRITE_ATOMIC,	sizeof(struct xstat_write_atomic) },
 	{ XSTAT_REQUEST_DIO_READ_ALIGN,	sizeof(struct xstat_dio_read_align) },
+	{ XSTAT_REQUEST_WHY_MISSING,	sizeof(struct xstat_why_missing) },
+	{ XSTAT_REQUEST_CHANGE_TOKEN,	sizeof(struct xstat_change_token) },
+	{ XSTAT_REQUEST_DV_PROMISE,	sizeof(struct xstat_dv_promise) },
 };
 
 #define NR_EXTRAS	(sizeof(extras) / sizeof(extras[0]))
 #define ROUND8(n)	(((n) + 7) & ~(size_t)7)
 /* The largest result: the struct and every extra. */
-#define MAX_RESULT	(sizeof(struct xstat) + 16 + 16 + 8 + 8 + 16 + 8)
+#define MAX_RESULT	(sizeof(struct xstat) + 16 + 16 + 8 + 8 + 16 + 8 + 8 + \
+			 24 + 8)
+_Static_assert(MAX_RESULT == XSTAT_RESULT_MAX, "the header's largest result");
 
 _Static_assert(XS_EXTRAS == (XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES |
 			     XSTAT_REQUEST_DIOALIGN | XSTAT_REQUEST_SUBVOL |
 			     XSTAT_REQUEST_WRITE_ATOMIC |
-			     XSTAT_REQUEST_DIO_READ_ALIGN),
+			     XSTAT_REQUEST_DIO_READ_ALIGN |
+			     XSTAT_REQUEST_WHY_MISSING |
+			     XSTAT_REQUEST_CHANGE_TOKEN |
+			     XSTAT_REQUEST_DV_PROMISE),
 	       "every extra result has a size in the table");
 
 static void put_time(struct xstat_time *out, const struct xs_time *in)
@@ -47,12 +56,11 @@ static void put_time(struct xstat_time *out, const struct xs_time *in)
 _Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
 	       "struct xstat has no holes");
 
-/* Write all of *x; fields not obtained are zero. */
-XS_HOT
-static void put_fixed(struct xstat *x, const struct xs_stat *st)
+/* Write all of *x; fields not obtained are zero.  @mask: the result's. */
+static void put_fixed(struct xstat *x, const struct xs_stat *st,
+		      uint64_t mask)
 {
 	static const struct xs_time zero_time;
-	uint64_t mask = st->mask;
 	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
 
 	x->st_mode = st->mode;
@@ -78,8 +86,23 @@ static void put_fixed(struct xstat *x, const struct xs_stat *st)
 	x->st_result_mask = mask;
 }
 
+/*
+ * Why a class (3) field is missing: what the result itself says, else
+ * what why.c recorded (@known, 0 if nothing), else XSTAT_WHY_UNKNOWN.
+ */
+static unsigned char why(const struct xs_stat *st, uint64_t request,
+			 uint64_t bit, uint8_t known)
+{
+	if (st->mask & bit)
+		return XSTAT_WHY_PRESENT;
+	if (!(request & bit))
+		return XSTAT_WHY_NOT_REQUESTED;
+	return known ? known : XSTAT_WHY_UNKNOWN;
+}
+
 /* Write the payload of extra result @bit at @p (zeroed, large enough). */
-static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st)
+static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st,
+		      uint64_t request)
 {
 	switch (bit) {
 	case XSTAT_REQUEST_MNT_ID: {
@@ -123,51 +146,61 @@ static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st)
 		memcpy(p, &v, sizeof(v));
 		break;
 	}
+	case XSTAT_REQUEST_WHY_MISSING: {
+		struct xstat_why_missing v = {
+			why(st, request, XSTAT_REQUEST_BTIME, st->why_btime),
+			why(st, request, XSTAT_REQUEST_GEN, st->why_gen),
+			why(st, request, XSTAT_REQUEST_DATA_VERSION,
+			    st->why_dv), { 0 }
+		};
+
+		memcpy(p, &v, sizeof(v));
+		break;
+	}
+	case XSTAT_REQUEST_CHANGE_TOKEN: {
+		struct xstat_change_token v = { st->token, st->token_promise,
+						st->token_source, 0 };
+
+		memcpy(p, &v, sizeof(v));
+		break;
+	}
+	case XSTAT_REQUEST_DV_PROMISE: {
+		struct xstat_dv_promise v = { st->dv_promise };
+
+		memcpy(p, &v, sizeof(v));
+		break;
+	}
 	}
 }
 
-/* Build the whole result in a staging buffer and copy what fits. */
-static __attribute__((noinline))
-ssize_t copyout_staged(const struct xs_stat *st, struct xstat *buffer,
-		       size_t buflen)
+/*
+ * Build the whole result and copy what fits.  st->mask holds only
+ * requested extras; the reasons are the one extra result every request
+ * that asks for it gets.
+ */
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen)
 {
 	union {
 		struct xstat	x;
 		unsigned char	bytes[MAX_RESULT];
 	} out;
+	uint64_t present = st->mask;
 	size_t size = sizeof(struct xstat), i;
 
-	put_fixed(&out.x, st);
-	if (st->mask & XS_EXTRAS) {
-		for (i = 0; i < NR_EXTRAS; i++) {
-			if (!(st->mask & extras[i].bit))
-				continue;
-			memset(out.bytes + size, 0, ROUND8(extras[i].size));
-			put_extra(out.bytes + size, extras[i].bit, st);
-			size += ROUND8(extras[i].size);
-		}
+	if (request & XSTAT_REQUEST_WHY_MISSING)
+		present |= XSTAT_REQUEST_WHY_MISSING;
+	put_fixed(&out.x, st, present);
+	for (i = 0; i < NR_EXTRAS && (present & XS_EXTRAS); i++) {
+		if (!(present & extras[i].bit))
+			continue;
+		memset(out.bytes + size, 0, ROUND8(extras[i].size));
+		put_extra(out.bytes + size, extras[i].bit, st, request);
+		size += ROUND8(extras[i].size);
 	}
-
 	if (buflen)
 		memcpy(buffer, out.bytes, buflen < size ? buflen : size);
 	return (ssize_t)size;
-}
-
-XS_HOT
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
-{
-	(void)request;	/* st->mask already holds only requested extras */
-	/*
-	 * The usual case, no extra results and room for the whole: write
-	 * the caller's buffer directly, with no staging copy (and none of
-	 * the staging path's stack frame).
-	 */
-	if (!(st->mask & XS_EXTRAS) && buflen >= sizeof(struct xstat)) {
-		put_fixed(buffer, st);
-		return (ssize_t)sizeof(struct xstat);
-	}
-	return copyout_staged(st, buffer, buflen);
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,
@@ -179,7 +212,9 @@ XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,
 	if (!buffer || buflen < sizeof(struct xstat) ||
 	    !(bit & XS_EXTRAS) || (bit & (bit - 1)))
 		return NULL;
-	rm = buffer->st_result_mask;
+	/* The buffer need not be aligned (xstat_extra(3)). */
+	memcpy(&rm, (const unsigned char *)buffer +
+	       offsetof(struct xstat, st_result_mask), sizeof(rm));
 	if (!(rm & bit))
 		return NULL;
 	for (i = 0; i < NR_EXTRAS; i++) {

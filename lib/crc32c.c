@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * CRC-32C.  ext4 checksums a 256-byte inode on every probe, next to one
- * pread(): a byte-wise table costs about 2,000 instructions there, the
- * SSE4.2 crc32 instruction (the same polynomial, same bit order) about 50.
- * The instruction is used when the CPU has it, the table otherwise; the
+ * CRC-32C, for ext4's metadata_csum.  The SSE4.2 crc32 instruction (the
+ * same polynomial, same bit order) is used when the CPU has it, since
+ * every probe checksums an inode; the table otherwise.  The
  * table is the reflected polynomial 0x82F63B78 applied to every byte value
  * and has no alignment or endianness subtleties.
  */
@@ -93,7 +92,6 @@ uint32_t xs_crc32c_table(uint32_t crc, const void *buf, size_t len)
 
 #ifdef HAVE_CRC32_INSN
 __attribute__((target("sse4.2")))
-__attribute__((hot))
 static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 {
 	uint32_t d;
@@ -150,7 +148,6 @@ int xs_crc32c_insn_available(void)
 #endif
 }
 
-__attribute__((hot))
 uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 #ifdef HAVE_CRC32_INSN

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "internal.h"
+#include "le.h"
 
 /* Superblock: 1024 bytes at byte 1024 of the device. */
 #define EXT4_SB_OFFSET		1024
@@ -70,7 +71,9 @@
 /* Inode. */
 #define EXT4_I_MODE		0x00	/* le16 */
 #define EXT4_I_UID		0x02	/* le16 */
+#define EXT4_I_CTIME		0x0C
 #define EXT4_I_GID		0x18	/* le16 */
+#define EXT4_I_CTIME		0x0C
 #define EXT4_I_LINKS		0x1A	/* le16 */
 #define EXT4_I_FLAGS		0x20
 #define EXT4_I_VERSION		0x24	/* osd1 on Linux */
@@ -80,6 +83,8 @@
 #define EXT4_I_CSUM_LO		0x7C	/* le16 */
 #define EXT4_I_EXTRA_ISIZE	0x80	/* le16 */
 #define EXT4_I_CSUM_HI		0x82	/* le16 */
+#define EXT4_I_CTIME_EXTRA	0x84
+#define EXT4_I_CTIME_EXTRA	0x84
 #define EXT4_I_CRTIME		0x90
 #define EXT4_I_CRTIME_EXTRA	0x94
 #define EXT4_I_VERSION_HI	0x98
@@ -90,18 +95,6 @@
 
 /* Largest inode the prober reads (one stack buffer); larger ones are skipped. */
 #define EXT4_INODE_MAX		4096
-#define EXT4_INODE_SMALL	512	/* the usual sizes: 128, 256, 512 */
-
-static inline uint16_t xs_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t xs_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 /*
  * What libxstat keeps of a superblock.  Every field is derived from the
@@ -138,6 +131,9 @@ struct xs_ext4_inode {
 	uint32_t	extra_isize;
 	int		has_crtime;
 	struct xs_time	crtime;
+	/* ctime to the nanosecond, when the inode has room for it */
+	int		has_ctime;
+	struct xs_time	ctime;
 	int		has_version;
 	uint64_t	version;
 };
@@ -187,5 +183,11 @@ int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 			uint8_t *buf, size_t len,
 			struct xs_ext4_inode *in);
+
+/*
+ * The change time of a raw inode (after xs_ext4_parse_inode() accepted
+ * it; @extra is its extra_isize).  -EINVAL: nanoseconds out of range.
+ */
+int xs_ext4_inode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t);
 
 #endif /* LIBXSTAT_EXT4_DISK_H */

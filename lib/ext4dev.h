@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The block devices the ext4 prober reads: one read-only fd and the
- * validated superblock geometry per device (and per effective uid),
- * opened once and shared by all threads.
+ * The block devices the ext4 prober reads.  A device is opened for one
+ * call and closed before the call returns: nothing but facts about the
+ * device (its /dev path, its validated superblock geometry, the inode
+ * table blocks of some groups) is kept between calls, never a descriptor
+ * or a decision that depends on who the caller is.
  */
 #ifndef LIBXSTAT_EXT4DEV_H
 #define LIBXSTAT_EXT4DEV_H
@@ -12,52 +14,96 @@
 #include <sys/types.h>
 #include "ext4_disk.h"
 
-/* A reference to a cached device; @fd stays open until xs_ext4_dev_put. */
-struct xs_ext4_devref {
-	void			*slot;
+/*
+ * The filesystem a probe is for, as the caller knows it: the device of
+ * its st_dev, the key fscache.c uses (the never-reused unique mount ID;
+ * 0: none known) and a descriptor on it (the anchor; -1: none) whose
+ * statfs f_fsid must be the superblock's.
+ */
+struct xs_ext4_fs {
+	uint32_t		major, minor;
+	uint64_t		key;
 	int			fd;
-	uint64_t		size;	/* bytes */
-	/* The entry's own: it never changes while a reference is held. */
-	const struct xs_ext4_geom *geom;
+};
+
+/* A device opened for the duration of one probe. */
+struct xs_ext4_dev {
+	int			fd;
+	struct xs_ext4_geom	geom;
 	uint64_t		itable;	/* of the inode's group; 0: unknown */
+	/*
+	 * Mounted by the ext4 driver, which keeps i_version (the ext2
+	 * driver, sharing the magic, does not).
+	 */
+	int			ext4_driver;
+	/* Where the facts came from: xs_ext4_dev_set_itable() adds to it. */
+	void			*slot;
+	uint32_t		seq;
+	uint64_t		dev_key, fs_key;
+	int			fs_fd;	/* @fs->fd: for the f_fsid check */
 };
 
 /*
- * Reference the device @major:@minor, for inode @ino.  0: @ref is filled,
- * with the inode table block of @ino's group as a descriptor gave it
- * before, if known.  Groups never move while a filesystem exists, and the
- * cache belongs to one validated superblock, so only a successful probe
- * stores an entry (xs_ext4_dev_set_itable) and a failure with a cached
- * entry retries uncached.  -EACCES or -EPERM: this process may not read
- * the device (remembered, so the next call fails at once).  Another
- * negative errno: not usable now.
+ * Open the device of @fs for inode @ino with the caller's credentials as
+ * they are now.  0: @d->fd is open (O_CLOEXEC) and @d->geom describes the
+ * filesystem on it, which is @fs's (see ext4dev.c for how that is
+ * known); xs_ext4_dev_close() must follow within the same call.  A
+ * negative errno: no probe now (-ESTALE: the device holds another
+ * filesystem than @fs).  Refusals (EACCES, EPERM) and shortages (EMFILE,
+ * ENFILE, ENOMEM) are never remembered; the next call tries the open
+ * again, and it is all it pays for them.
  */
-int xs_ext4_dev_get(uint32_t major, uint32_t minor, uint64_t ino,
-		    struct xs_ext4_devref *ref);
-void xs_ext4_dev_put(struct xs_ext4_devref *ref);
+int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
+		     struct xs_ext4_dev *d);
+void xs_ext4_dev_close(struct xs_ext4_dev *d);
 
 /*
- * After a read that could not be trusted: re-read the superblock.  If the
- * device no longer holds the filesystem @ref describes (or cannot be
- * read), its cache entry is dropped and 1 is returned: a new
- * xs_ext4_dev_get will open and validate it afresh.  0: unchanged.
+ * After a read that could not be trusted: re-read the superblock.  1: it
+ * describes another filesystem than @d->geom (re-made, resized); @d now
+ * holds the new geometry, which is cached.  0: unchanged or unreadable.
  */
-int xs_ext4_dev_recheck(struct xs_ext4_devref *ref);
+int xs_ext4_dev_recheck(struct xs_ext4_dev *d);
 
 /* Remember the inode table block of @group after a successful probe. */
-void xs_ext4_dev_set_itable(const struct xs_ext4_devref *ref,
-			    uint32_t group, uint64_t itable);
-
-/* Read exactly @len bytes at @off, inside the device; 0 or -errno. */
-int xs_ext4_dev_pread(const struct xs_ext4_devref *ref, void *buf,
-		      size_t len, uint64_t off);
+void xs_ext4_dev_set_itable(const struct xs_ext4_dev *d, uint32_t group,
+			    uint64_t itable);
 
 /*
- * euid.c: the effective uid, re-read at most every 10 ms and after
- * xs_euid_forget() (a fork child), and a monotonic time in ns for the
- * cache's eviction order.
+ * May the i_version of an inode on @d be reported as a data version?
+ * Only when the ext4 driver keeps it: the ext2 driver, which shares the
+ * magic (and mountinfo's type cannot tell them apart), keeps none.  And
+ * only with inodes larger than 128 bytes: smaller ones store ctime in
+ * whole seconds (s_time_gran is 1 s), so a change in the same second as
+ * the last one moves neither ctime nor, unless ctime was queried since,
+ * i_version (see dv_armed() in ext4probe.c), and no query can be placed
+ * to catch it: the value would not change after every change.  The one
+ * rule of both the per-call and the directory stream paths.
  */
-uid_t xs_euid_current(int64_t *now);
-void xs_euid_forget(void);
+static inline int xs_ext4_dev_dv_ok(const struct xs_ext4_dev *d)
+{
+	return d->ext4_driver && d->geom.inode_size > EXT4_GOOD_OLD_INODE;
+}
+
+/*
+ * What stat said about a file, which its raw inode must agree with before
+ * anything of it is used.  One rule, xs_ext4_same_file() (ext4probe.c),
+ * for the per-call probe and the directory streams (bulk_ext4.c): mode,
+ * link count, generation when known, and owner and group, which on an
+ * idmapped mount (@idmap_mnt: its unique ID, xs_ext4_idmap_of() in
+ * internal.h; 0: none) are the raw ones mapped the way stat mapped them.
+ */
+struct xs_ext4_ident {
+	uint32_t	mode, nlink, uid, gid;
+	int		has_gen;
+	uint64_t	gen;
+	uint64_t	idmap_mnt;
+};
+
+int xs_ext4_same_file(const struct xs_ext4_inode *in,
+		      const struct xs_ext4_ident *id);
+
+/* Read exactly @len bytes at @off, inside the filesystem; 0 or -errno. */
+int xs_ext4_dev_pread(const struct xs_ext4_dev *d, void *buf, size_t len,
+		      uint64_t off);
 
 #endif

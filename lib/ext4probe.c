@@ -10,24 +10,27 @@
  * metadata_csum the inode checksum (seeded with the inode number) must
  * match, and in every case the raw inode must agree with what stat just
  * said about mode, link count, owner, group (and generation when known).
+ * On an idmapped mount stat shows owners through the mount's idmapping:
+ * the raw owner is mapped the same way before it is compared (idmap.c),
+ * never skipped, and the owner reported stays stat's, the mapped one.
  * Size and timestamps are never compared: on disk they may lag.  Any
  * doubt leaves the fields cleared.
  *
  * DATA_VERSION is the inode's i_version as stored (l_i_version plus
  * i_version_hi), reported only for filesystems made by Linux (elsewhere
- * osd1 means something else).  What it means: ext4 (always since Linux
- * 6.1, before only with -o iversion) increments it lazily, when the inode
- * changes and either its ctime moves to a new timestamp tick or the
- * value was queried (by NFS, IMA...) since the last increment.  Reading
- * the disk is no such query, so many writes within one tick may count
- * once (measured: 1000 appends in 2 ms moved it by 1 to 3; each change a
- * few ms apart moved it by 1).  It is persistent across remounts and only
- * grows, so "different from last time" means the file changed; "equal"
- * means no change in a later tick.  Never compare it across files.
+ * osd1 means something else), mounted by the ext4 driver (the ext2
+ * driver keeps none), with inodes larger than 128 bytes (whole-second
+ * ctimes cannot be armed).  Reading it must not miss a change: see
+ * dv_armed() for how a call leaves the inode armed for the next change.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "ext4dev.h"
+#include "fallback.h"
 #include "internal.h"
+#include "rawsys.h"
+#include "statx_backend.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
@@ -37,10 +40,10 @@
 			 XSTAT_REQUEST_INO)
 
 /* The inode table block of @group, from its descriptor. */
-static int read_itable(const struct xs_ext4_devref *ref, uint64_t ino,
+static int read_itable(const struct xs_ext4_dev *ref, uint64_t ino,
 		       uint64_t *itable)
 {
-	const struct xs_ext4_geom *g = ref->geom;
+	const struct xs_ext4_geom *g = &ref->geom;
 	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
 	size_t len = g->desc_size < sizeof(desc) ? g->desc_size : sizeof(desc);
 	uint64_t off;
@@ -54,17 +57,20 @@ static int read_itable(const struct xs_ext4_devref *ref, uint64_t ino,
 	return ret;
 }
 
-/* Read and decode inode @ino into @raw; a torn checksum is read again. */
-static inline int read_inode_into(const struct xs_ext4_devref *ref,
-				  uint64_t ino, uint64_t itable,
-				  struct xs_ext4_inode *in, uint8_t *raw)
+/* Read and decode inode @ino; a torn checksum is read again. */
+static int read_inode(const struct xs_ext4_dev *ref, uint64_t ino,
+		      uint64_t itable, struct xs_ext4_inode *in)
 {
-	const struct xs_ext4_geom *g = ref->geom;
+	const struct xs_ext4_geom *g = &ref->geom;
+	uint8_t raw[EXT4_INODE_MAX];
 	uint64_t off;
 	int ret, tries;
 
+	if (g->inode_size > sizeof(raw))
+		return -EOPNOTSUPP;
+	/* An inode rewritten while it is read (every change) can tear. */
 	ret = xs_ext4_inode_offset(g, ino, itable, &off);
-	for (tries = 0; !ret && tries < 2; tries++) {
+	for (tries = 0; !ret && tries < 8; tries++) {
 		ret = xs_ext4_dev_pread(ref, raw, g->inode_size, off);
 		if (!ret)
 			ret = xs_ext4_parse_inode(g, ino, raw, g->inode_size,
@@ -75,54 +81,43 @@ static inline int read_inode_into(const struct xs_ext4_devref *ref,
 	return ret;
 }
 
-/* Inodes larger than EXT4_INODE_SMALL (mkfs -I 1024 and up): rare. */
-static __attribute__((noinline, cold))
-int read_big_inode(const struct xs_ext4_devref *ref, uint64_t ino,
-		   uint64_t itable, struct xs_ext4_inode *in)
-{
-	uint8_t raw[EXT4_INODE_MAX];
-
-	if (ref->geom->inode_size > sizeof(raw))
-		return -EOPNOTSUPP;
-	return read_inode_into(ref, ino, itable, in, raw);
-}
-
-/*
- * The usual inode sizes with a small buffer: a call that reads an inode
- * touches one stack page fewer (each page touched after a system call
- * costs a page walk where the TLB is flushed on every one).
- */
-XS_HOT
-static int read_inode(const struct xs_ext4_devref *ref, uint64_t ino,
-		      uint64_t itable, struct xs_ext4_inode *in)
-{
-	uint8_t raw[EXT4_INODE_SMALL];
-
-	if (ref->geom->inode_size > sizeof(raw))
-		return read_big_inode(ref, ino, itable, in);
-	return read_inode_into(ref, ino, itable, in, raw);
-}
-
 /* What stat said about the file: the raw inode must agree with it. */
 struct probe_id {
 	uint64_t	ino;
 	uint32_t	dev_major, dev_minor;
-	uint32_t	mode, nlink, uid, gid;
-	int		has_gen;
-	uint64_t	gen;
+	uint64_t	fs_key;		/* fscache.c's key, 0: none */
+	int		fs_fd;		/* the anchor, or -1 */
+	struct xs_ext4_ident who;	/* xs_ext4_same_file()'s facts */
+	int		has_ctime;	/* stat's ctime, to the nanosecond */
+	struct xs_time	ctime;
 };
 
-/* The raw inode must be the file stat described, as it is now. */
-XS_HOT
-static int same_file(const struct xs_ext4_inode *in,
-		     const struct probe_id *id)
+/* What the device said besides the inode: may its i_version be used? */
+struct probe_dev {
+	int		dv_ok;		/* xs_ext4_dev_dv_ok() */
+};
+
+/*
+ * The raw inode must be the file stat described, as it is now: the rule of
+ * the per-call probe and of the directory streams (bulk_ext4.c), which
+ * add the change time to the nanosecond.
+ */
+int xs_ext4_same_file(const struct xs_ext4_inode *in,
+		      const struct xs_ext4_ident *id)
 {
-	if (in->mode != id->mode || in->links != id->nlink ||
-	    in->uid != id->uid || in->gid != id->gid)
+	if (in->mode != id->mode || in->links != id->nlink)
 		return 0;
 	if (id->has_gen && in->generation != id->gen)
 		return 0;
-	return 1;
+	/*
+	 * Compared directly, owners on an idmapped mount would reject
+	 * every file the mapping moves, and accept an inode whose raw
+	 * owner equals the mapped one by chance.
+	 */
+	if (__builtin_expect(id->idmap_mnt != 0, 0))
+		return xs_idmap_same_owner(id->idmap_mnt, in->uid, in->gid,
+					   id->uid, id->gid);
+	return in->uid == id->uid && in->gid == id->gid;
 }
 
 /*
@@ -131,22 +126,21 @@ static int same_file(const struct xs_ext4_inode *in,
  * pread saved), else from the group descriptor; a failure with a cached
  * block is retried from the descriptor.
  */
-XS_HOT
-static int probe_once(const struct xs_ext4_devref *ref,
+static int probe_once(const struct xs_ext4_dev *ref,
 		      const struct probe_id *id, struct xs_ext4_inode *in)
 {
 	uint64_t itable = ref->itable;
 	uint32_t group;
 	int cached = itable != 0, ret;
 
-	if (id->ino < 1 || id->ino > ref->geom->inodes_count)
+	if (id->ino < 1 || id->ino > ref->geom.inodes_count)
 		return -ERANGE;
-	group = xs_ext4_group_of(ref->geom, id->ino);
+	group = xs_ext4_group_of(&ref->geom, id->ino);
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, id->ino, &itable);
 		if (!ret)
 			ret = read_inode(ref, id->ino, itable, in);
-		if (!ret && !same_file(in, id))
+		if (!ret && !xs_ext4_same_file(in, &id->who))
 			ret = -ESTALE;
 		if (!ret && !cached)
 			xs_ext4_dev_set_itable(ref, group, itable);
@@ -158,48 +152,146 @@ static int probe_once(const struct xs_ext4_devref *ref,
 
 /*
  * The raw inode of @id, read and checked: 0, else a negative errno and
- * nothing can be reported.
+ * nothing can be reported.  The device is opened for this probe only.
  */
-XS_HOT
-static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in)
+static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in,
+		       struct probe_dev *pd)
 {
-	struct xs_ext4_devref ref;
-	int attempt, ret = -ENODEV;
+	struct xs_ext4_fs fs = { id->dev_major, id->dev_minor, id->fs_key,
+				 id->fs_fd };
+	struct xs_ext4_dev dev;
+	int ret;
 
+	ret = xs_ext4_dev_open(&fs, id->ino, &dev);
+	if (ret)
+		return ret;
+	ret = probe_once(&dev, id, in);
 	/*
 	 * A second attempt only if the device turned out to hold another
 	 * filesystem than the cached one (re-made, re-mounted, resized).
 	 */
-	for (attempt = 0; attempt < 2; attempt++) {
-		ret = xs_ext4_dev_get(id->dev_major, id->dev_minor, id->ino,
-				      &ref);
-		if (ret)
-			return ret;
-		ret = probe_once(&ref, id, in);
-		if (ret && ret != -EOPNOTSUPP && xs_ext4_dev_recheck(&ref)) {
-			xs_ext4_dev_put(&ref);
-			continue;
-		}
-		xs_ext4_dev_put(&ref);
-		break;
-	}
+	if (ret && ret != -EOPNOTSUPP && xs_ext4_dev_recheck(&dev))
+		ret = probe_once(&dev, id, in);
+	/* After a recheck: the rule of the filesystem now read. */
+	pd->dv_ok = xs_ext4_dev_dv_ok(&dev);
+	xs_ext4_dev_close(&dev);
 	return ret;
 }
 
+/*
+ * The arming call: a stat of @t's file asking for ctime, after the raw
+ * read.  1 if it reached the inode that was read (same device and inode
+ * number: a path can be renamed over meanwhile).
+ */
+static __attribute__((noinline))
+int arm_again(const struct xs_target *t, const struct probe_id *id)
+{
+	struct stat sb;
+#ifdef XS_NR_statx
+	struct xs_statx sx;
+#endif
+
+#ifdef XS_NR_statx
+	if (__atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED) ==
+	    XS_BACKEND_STATX) {
+		long ret = xs_raw_statx(t->dfd, t->path,
+					t->flags & XS_LOOKUP_FLAGS,
+					XS_STATX_CTIME | XS_STATX_INO, &sx);
+
+		if (ret == 0)
+			return (sx.stx_mask & XS_STATX_INO) &&
+			       sx.stx_ino == id->ino &&
+			       sx.stx_dev_major == id->dev_major &&
+			       sx.stx_dev_minor == id->dev_minor;
+		/* Refused in this thread (a later sandbox): fstatat. */
+		if (ret != -ENOSYS && ret != -EPERM)
+			return 0;
+	}
+#endif
+	/* fstatat asks for the basic stats, ctime among them: it arms too. */
+	if (xs_fstatat(t, &sb))
+		return 0;
+	return sb.st_ino == id->ino && major(sb.st_dev) == id->dev_major &&
+	       minor(sb.st_dev) == id->dev_minor;
+}
+
+/*
+ * May the i_version just read be returned?  Only if no change after this
+ * call can leave it unchanged.
+ *
+ * How ext4 moves i_version (Linux 6.13+, fs/inode.c, fs/stat.c): a data
+ * change (write, a write fault of a shared mapping) goes through
+ * inode_update_timestamps(), which increments i_version only if
+ * inode_set_ctime_current() gave a new ctime (or mtime moved), or if
+ * i_version itself was queried (only in-kernel users such as nfsd can).
+ * With multigrain timestamps the new ctime is a fine-grained one, and so
+ * necessarily new, when I_CTIME_QUERIED is set on the old ctime;
+ * otherwise it is the coarse clock, equal to the old ctime within one
+ * tick, and then nothing moves.  I_CTIME_QUERIED is set by a getattr that
+ * asks for ctime or mtime (statx with them, any stat) and cleared only by
+ * storing a new ctime.  Metadata changes (chmod, setxattr, utimensat,
+ * truncate) increment i_version unconditionally.  ext4 copies the inode,
+ * new ctime and i_version together, into the device's page cache in
+ * ext4_mark_iloc_dirty() before the changing call returns (ctime before
+ * i_version in the raw inode), and that is where the raw read looks.
+ *
+ * So the file is "armed" from a ctime query Q until the next ctime store
+ * S: the first change after Q increments i_version.  This call read the
+ * raw value V at time R, after its stat (which asked for ctime: Q at
+ * time T, reading ctime C).  Every change after this call starts after
+ * R; it must find the file armed, or find i_version already above V:
+ *  - If the raw inode's ctime is still C (to the nanosecond), then no
+ *    ctime store after T had reached the raw inode by R.  Either there
+ *    was none, and the file is armed until the next change, which
+ *    increments i_version above V (V <= the in-memory value, which only
+ *    grows); or one was under way (stored in memory, not yet copied):
+ *    that store found the file armed by Q and increments i_version above
+ *    V itself, and the raw inode has it before that change returns.
+ *  - Otherwise a change came between T and R (or the raw ctime has no
+ *    nanoseconds): stat again, asking for ctime, after R (arm_again):
+ *    that query arms the file, and V, read before it, is at most the
+ *    value any change after it increments.  If that stat fails or finds
+ *    another inode at the path, the data version is cleared.
+ * Both cases cost nothing in a quiet file but the stat every call makes.
+ *
+ * Limits the kernel sets (libxstat(7)): without multigrain timestamps
+ * (before 6.13) nothing arms, and changes within one coarse tick after
+ * the first can be missed; inodes of 128 bytes store seconds only
+ * (s_time_gran is 1 s), so changes within one second can be missed, and
+ * no second stat helps: there no data version is reported at all
+ * (xs_ext4_dev_dv_ok()); stores into an already-dirty page of a shared
+ * mapping and O_NOCMTIME writes change neither ctime nor i_version.
+ */
+static int dv_armed(const struct xs_target *t, const struct probe_id *id,
+		    const struct xs_ext4_inode *in, const struct probe_dev *pd)
+{
+	if (!pd->dv_ok)
+		return 0;
+	if (in->has_ctime && id->has_ctime && in->ctime.sec == id->ctime.sec &&
+	    in->ctime.nsec == id->ctime.nsec)
+		return 1;
+	return arm_again(t, id);
+}
+
 /* Which of @want the inode holds: the rules of both reporters below. */
-static uint64_t found(uint64_t want, const struct xs_ext4_inode *in)
+static uint64_t found(const struct xs_target *t, uint64_t want,
+		      const struct probe_id *id,
+		      const struct xs_ext4_inode *in, const struct probe_dev *pd)
 {
 	if (!in->has_crtime)
 		want &= ~XSTAT_REQUEST_BTIME;
-	if (!in->has_version)
+	if ((want & XSTAT_REQUEST_DATA_VERSION) &&
+	    (!in->has_version || !dv_armed(t, id, in, pd)))
 		want &= ~XSTAT_REQUEST_DATA_VERSION;
 	return want;
 }
 
 /* For the general path: what @want asks and the inode has, into @st. */
-void xs_ext4_probe(uint64_t want, struct xs_stat *st)
+void xs_ext4_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st)
 {
 	struct probe_id id;
+	struct probe_dev pd;
 	struct xs_ext4_inode in;
 
 	want &= PROBE_FIELDS & ~st->mask;
@@ -208,16 +300,21 @@ void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 	id.ino = st->ino;
 	id.dev_major = st->dev_major;
 	id.dev_minor = st->dev_minor;
-	id.mode = st->mode;
-	id.nlink = st->nlink;
-	id.uid = st->uid;
-	id.gid = st->gid;
-	id.has_gen = !!(st->mask & XSTAT_REQUEST_GEN);
-	id.gen = st->gen;
-	if (probe_inode(&id, &in))
+	id.fs_key = st->fs_key;
+	id.fs_fd = t->anchored ? t->dfd : -1;
+	id.who.mode = st->mode;
+	id.who.nlink = st->nlink;
+	id.who.uid = st->uid;
+	id.who.gid = st->gid;
+	id.who.has_gen = !!(st->mask & XSTAT_REQUEST_GEN);
+	id.who.gen = st->gen;
+	id.who.idmap_mnt = xs_ext4_idmap_of(st->fs_key, fsflags);
+	id.has_ctime = !!(st->mask & XSTAT_REQUEST_CTIME);
+	id.ctime = st->ctime;
+	if (probe_inode(&id, &in, &pd))
 		return;
 
-	want = found(want, &in);
+	want = found(t, want, &id, &in, &pd);
 	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;
 	if (want & XSTAT_REQUEST_DATA_VERSION)
@@ -225,41 +322,4 @@ void xs_ext4_probe(uint64_t want, struct xs_stat *st)
 	if (want & XSTAT_REQUEST_GEN)
 		st->gen = in.generation;
 	st->mask |= want;
-}
-
-/*
- * For the fast path (fastpath.h): the same, straight into the caller's
- * struct xstat, which holds no generation (statx and stat never give
- * one).  The general path's rules: fields not found stay cleared.
- */
-XS_HOT
-void xs_ext4_probe_xstat(uint64_t want, struct xstat *x)
-{
-	struct probe_id id;
-	struct xs_ext4_inode in;
-
-	want &= (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION) &
-		~x->st_result_mask;
-	if (!want || (x->st_result_mask & PROBE_NEEDS) != PROBE_NEEDS)
-		return;
-	id.ino = x->st_ino;
-	id.dev_major = x->st_dev.major;
-	id.dev_minor = x->st_dev.minor;
-	id.mode = x->st_mode;
-	id.nlink = x->st_nlink;
-	id.uid = x->st_uid;
-	id.gid = x->st_gid;
-	id.has_gen = 0;
-	id.gen = 0;
-	if (probe_inode(&id, &in))
-		return;
-
-	want = found(want, &in);
-	if (want & XSTAT_REQUEST_BTIME) {
-		x->st_btim.tv_sec = in.crtime.sec;
-		x->st_btim.tv_nsec = in.crtime.nsec;
-	}
-	if (want & XSTAT_REQUEST_DATA_VERSION)
-		x->st_data_version = in.version;
-	x->st_result_mask |= want;
 }

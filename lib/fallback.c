@@ -9,14 +9,21 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "internal.h"
+#include "mask.h"
 
-static void fill_time(struct xs_time *t, const struct timespec *ts)
+/* mask.h's nanosecond rule, as in the statx backend. */
+static void fill_time(struct xs_stat *st, struct xs_time *t,
+		      const struct timespec *ts, uint64_t bit)
 {
+	if (!XS_NSEC_VALID(ts->tv_nsec)) {
+		st->mask &= ~bit;
+		return;
+	}
 	t->sec = ts->tv_sec;
 	t->nsec = (uint32_t)ts->tv_nsec;
 }
 
-XS_HOT void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
+void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 {
 	st->mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
 	st->mode = sb->st_mode;
@@ -25,9 +32,9 @@ XS_HOT void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 	st->gid = sb->st_gid;
 	st->dev_major = major(sb->st_dev);
 	st->dev_minor = minor(sb->st_dev);
-	fill_time(&st->atime, &sb->st_atim);
-	fill_time(&st->mtime, &sb->st_mtim);
-	fill_time(&st->ctime, &sb->st_ctim);
+	fill_time(st, &st->atime, &sb->st_atim, XSTAT_REQUEST_ATIME);
+	fill_time(st, &st->mtime, &sb->st_mtim, XSTAT_REQUEST_MTIME);
+	fill_time(st, &st->ctime, &sb->st_ctim, XSTAT_REQUEST_CTIME);
 	st->ino = sb->st_ino;
 	st->size = (uint64_t)sb->st_size;
 	st->blksize = (uint64_t)sb->st_blksize;

@@ -1,36 +1,44 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Per-device facts: the filesystem type (statfs magic) of each st_dev seen,
- * and what libxstat learned it cannot do there.  Direct-mapped, fixed size,
- * lock-free: a slot is a key word and a value word, and a reader accepts
- * the value only if the key is the same before and after reading it.
+ * Per-filesystem facts: the filesystem type (statfs magic) of each mount
+ * seen, and what libxstat learned the filesystem cannot do.
+ *
+ * Keyed by the unique mount ID (STATX_MNT_ID_UNIQUE, Linux 6.8+, or
+ * AT_HANDLE_MNT_ID_UNIQUE, 6.12+), which the kernel never hands out twice
+ * while it runs: a filesystem unmounted and re-made on the same device
+ * gets a new key, where a dev_t key would have kept the old facts.
+ * Without a unique ID nothing is cached and every call looks again.
+ *
+ * Direct-mapped, fixed size.  Readers take no lock: a slot is a sequence
+ * count, a key and the facts, and a reader accepts what it read only if
+ * the count was even and unchanged across the read.  A writer claims a
+ * slot with one compare-and-swap of its count from even to odd, which
+ * also serialises writers of that slot.  Nothing waits: a mutex (even
+ * taken with trylock) is not async-signal-safe, and xstat() must be (a
+ * handler may run it while this thread is mid-write).  A slot being
+ * written means the fact is not cached this time; the next call stores
+ * it.
+ *
+ * Only facts about the filesystem are recorded, never an answer about one
+ * file; see xs_fs_set_flag().
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysmacros.h>
+#include <sys/syscall.h>
 #include "internal.h"
+#include "syscall.h"
 
 #define FSCACHE_SLOTS	64	/* a power of two */
 
 struct fs_slot {
-	uint64_t	key;	/* dev + 1, 0 = empty or being written */
-	uint64_t	value;	/* magic | flags << 32 | mount tag << 40 */
+	uint64_t	seq;	/* odd while being written */
+	uint64_t	key;	/* unique mount ID, 0 = empty */
+	uint64_t	value;	/* magic | flags << 32 */
 };
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
-
-static uint64_t key_of(uint32_t dev_major, uint32_t dev_minor)
-{
-	return (((uint64_t)dev_major << 32) | dev_minor) + 1;
-}
-
-static uint64_t dev_key(const struct xs_stat *st)
-{
-	return key_of(st->dev_major, st->dev_minor);
-}
 
 static struct fs_slot *slot_of(uint64_t key)
 {
@@ -39,131 +47,170 @@ static struct fs_slot *slot_of(uint64_t key)
 	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
 }
 
-/*
- * Sequentially consistent loads and stores, no fences: on x86 the loads
- * are plain moves, and writes happen once per device.  A writer empties
- * the key, writes the value, then publishes the key; a reader that sees
- * the same key before and after reading the value read a value written
- * for that key.
- */
+#define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
+
+/* 1 and the slot's facts for @key, or 0. */
 static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
 {
-	uint64_t v;
+	uint64_t seq = LOAD(&s->seq), v;
 
-	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
+	if ((seq & 1) || LOAD(&s->key) != key)
 		return 0;
-	v = __atomic_load_n(&s->value, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&s->key, __ATOMIC_SEQ_CST) != key)
+	v = LOAD(&s->value);
+	if (LOAD(&s->seq) != seq)
 		return 0;
 	*value = v;
 	return 1;
 }
 
-static void slot_write(struct fs_slot *s, uint64_t key, uint64_t value)
-{
-	__atomic_store_n(&s->key, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&s->value, value, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&s->key, key, __ATOMIC_SEQ_CST);
-}
-
 /*
- * statfs of the file itself.  A path is opened with O_PATH, which opens no
- * device, FIFO or socket, and checked to be the file that was stat'ed.
+ * Store, or merge into what is stored for @key: @flags are added.
+ * Skipped when the slot is being written (by another thread, or by the
+ * code this thread's signal handler interrupted).
  */
-static int lookup_magic(const struct xs_target *t, const struct xs_stat *st,
-			uint32_t *magic)
+static void store(uint64_t key, uint32_t magic, uint32_t flags)
 {
-	struct statfs sfs;
-	struct stat sb;
-	int fd, ret;
+	struct fs_slot *s = slot_of(key);
+	uint64_t seq, value;
 
-	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH)) {
-		ret = t->dfd == AT_FDCWD ? statfs(".", &sfs)
-					 : fstatfs(t->dfd, &sfs);
-		if (ret)
-			return -errno;
-		*magic = (uint32_t)sfs.f_type;
-		return 0;
+	if (!key)
+		return;
+	seq = LOAD(&s->seq);
+	/* The claim: odd count, ours alone until it is even again. */
+	if ((seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	if (LOAD(&s->key) == key) {
+		value = LOAD(&s->value);
+		if (!magic)
+			magic = (uint32_t)value;
+		flags |= (uint32_t)(value >> 32);
 	}
-
-	fd = openat(t->dfd, t->path, O_PATH | O_CLOEXEC |
-		    ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
-	if (fd < 0)
-		return -errno;
-	ret = 0;
-	if (fstat(fd, &sb) || fstatfs(fd, &sfs))
-		ret = -errno;
-	else if (major(sb.st_dev) != st->dev_major ||
-		 minor(sb.st_dev) != st->dev_minor || sb.st_ino != st->ino)
-		ret = -ESTALE;
-	else
-		*magic = (uint32_t)sfs.f_type;
-	close(fd);
-	return ret;
+	if (magic) {
+		STORE(&s->key, key);
+		STORE(&s->value, magic | (uint64_t)flags << 32);
+		STORE(&s->seq, seq + 2);
+	} else {
+		/* Nothing written: readers' snapshots remain valid. */
+		STORE(&s->seq, seq);
+	}
 }
 
-static uint32_t lookup_and_store(const struct xs_target *t,
-				 const struct xs_stat *st, uint32_t *fsflags)
+void xs_fs_remember(uint64_t mnt_key, uint32_t magic)
 {
-	uint64_t key = dev_key(st);
-	uint32_t magic = 0;
-
-	*fsflags = 0;
-	if (lookup_magic(t, st, &magic))
-		return 0;
-	slot_write(slot_of(key), key,
-		   magic | (uint64_t)(st->mnt_tag & 0xffffff) << 40);
-	return magic;
+	store(mnt_key, magic, 0);
 }
 
-/* Same device, but another mount than the one the entry was made for? */
-static int other_mount(uint64_t value, uint32_t mnt_tag)
+uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 {
-	uint32_t tag = (uint32_t)(value >> 40);
+	uint64_t value;
 
-	return tag && mnt_tag && tag != (mnt_tag & 0xffffff);
-}
-
-XS_HOT
-uint32_t xs_fs_magic_cached(uint32_t dev_major, uint32_t dev_minor,
-			    uint32_t mnt_tag, uint32_t *fsflags)
-{
-	uint64_t key = key_of(dev_major, dev_minor), value;
-
-	if (slot_read(slot_of(key), key, &value) &&
-	    !other_mount(value, mnt_tag)) {
-		*fsflags = (uint32_t)(value >> 32) & 0xff;
+	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value)) {
+		*fsflags = (uint32_t)(value >> 32);
 		return (uint32_t)value;
 	}
 	return 0;
 }
 
-XS_HOT
-uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
-		     uint32_t *fsflags)
-{
-	uint32_t magic = xs_fs_magic_cached(st->dev_major, st->dev_minor,
-					    st->mnt_tag, fsflags);
+/*
+ * statmount(2) (Linux 6.8+), no filesystem call: the superblock's magic,
+ * the mount's type name (which tells an "ext4" mount from the ext4
+ * driver's "ext3" one), and whether the mount is idmapped
+ * (MOUNT_ATTR_IDMAP: a fact of the mount, never changed once it is
+ * attached, and the key is this mount's).
+ */
+#define XS_STATMOUNT_FS_TYPE	0x20U
 
-	return magic ? magic : lookup_and_store(t, st, fsflags);
+/* The magic; in *@flags XS_FSF_MGTIME and XS_FSF_IDMAPPED where they hold. */
+static uint32_t magic_by_statmount(uint64_t mnt_id, uint32_t *flags)
+{
+	struct xs_mnt_id_req req = { sizeof(req), 0, mnt_id,
+				     XS_STATMOUNT_SB_BASIC |
+				     XS_STATMOUNT_MNT_BASIC |
+				     XS_STATMOUNT_FS_TYPE };
+	struct {
+		struct xs_statmount	h;
+		char			str[64];
+	} buf;
+
+	memset(&buf.h, 0, sizeof(buf.h));
+	if (syscall(XS_NR_statmount, &req, &buf, sizeof(buf), 0) ||
+	    !(buf.h.mask & XS_STATMOUNT_SB_BASIC))
+		return 0;
+	buf.str[sizeof(buf.str) - 1] = '\0';
+	if ((buf.h.mask & XS_STATMOUNT_FS_TYPE) &&
+	    buf.h.fs_type < sizeof(buf.str) &&
+	    xs_fs_type_mgtime((uint32_t)buf.h.sb_magic,
+			      buf.str + buf.h.fs_type))
+		*flags |= XS_FSF_MGTIME;
+	if ((buf.h.mask & XS_STATMOUNT_MNT_BASIC) &&
+	    (buf.h.mnt_attr & XS_MOUNT_ATTR_IDMAP))
+		*flags |= XS_FSF_IDMAPPED;
+	return (uint32_t)buf.h.sb_magic;
 }
 
 /*
- * Device numbers are reused: a loop device unmounted and formatted anew,
- * an anonymous dev_t handed to the next tmpfs.  When what the cache says
- * disagrees with what the file shows, look again.
+ * The filesystem type of the anchored file (@t names it), looked up and
+ * stored for its mount.  With a unique mount ID statmount(2) answers from
+ * the VFS; else fstatfs(2) on the anchor, which on FUSE and network
+ * filesystems is a request to the server (FUSE_STATFS): never made with
+ * AT_NO_ATTR_SYNC, which then leaves the type unknown (0).
  */
-uint32_t xs_fs_magic_refresh(const struct xs_target *t,
-			     const struct xs_stat *st, uint32_t *fsflags)
+static uint32_t lookup(const struct xs_target *t, uint64_t mnt_key,
+		       uint32_t *fsflags)
 {
-	return lookup_and_store(t, st, fsflags);
+	struct statfs sfs;
+	uint32_t magic = 0;
+
+	*fsflags = 0;
+	if (mnt_key)
+		magic = magic_by_statmount(mnt_key, fsflags);
+	/* Without statmount: before 6.8, so no multigrain either. */
+	if (!magic && t && !(t->flags & AT_NO_ATTR_SYNC) &&
+	    fstatfs(t->dfd, &sfs) == 0)
+		magic = (uint32_t)sfs.f_type;
+	if (magic)
+		store(mnt_key, magic, *fsflags);
+	return magic;
 }
 
+/*
+ * The never-reused mount ID of @st: statx's, else asked of the anchor
+ * (name_to_handle_at, 6.12+); 0 if neither can tell.
+ */
+uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st)
+{
+	uint64_t id = 0;
+
+	if (st->mnt_id_unique)
+		return st->mnt_id;
+	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
+		return id;
+	return 0;
+}
+
+uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
+		     uint32_t *fsflags)
+{
+	uint64_t key = st->fs_key;
+	uint32_t magic = xs_fs_magic_cached(key, fsflags);
+
+	return magic ? magic : lookup(t, key, fsflags);
+}
+
+/*
+ * Record a fact about @st's filesystem.  The rule for every caller: only
+ * an answer that holds for every file of the filesystem becomes a flag
+ * here (the filesystem has no such ioctl: ENOTTY).  A refusal (EPERM) is
+ * not one: it belongs to the calling thread's credentials of the moment,
+ * which another thread or the next call need not share.  An answer
+ * about one file - this inode has no creation time, no such xattr, is a
+ * symlink that cannot be opened - never does: it would clear the field
+ * for every other file.
+ */
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
 {
-	uint64_t key = dev_key(st), value;
-	struct fs_slot *s = slot_of(key);
-
-	if (slot_read(s, key, &value) && !((value >> 32) & 0xff & flag))
-		slot_write(s, key, value | (uint64_t)flag << 32);
+	store(st->fs_key, 0, flag);
 }

@@ -12,12 +12,8 @@
 #include "internal.h"
 #include "syscall.h"
 
-#define HANDLE_MAX	128	/* MAX_HANDLE_SZ */
-
-struct handle_buf {
-	struct file_handle	fh;
-	unsigned char		bytes[HANDLE_MAX];
-};
+_Static_assert(sizeof(((struct xs_handle *)0)->bytes) == 128,
+	       "room for MAX_HANDLE_SZ");
 
 static uint32_t get32(const unsigned char *p)
 {
@@ -86,32 +82,44 @@ static int decode(uint32_t magic, const struct file_handle *fh,
 	return -EOPNOTSUPP;
 }
 
-XS_HOT
-int xs_handle_gen(const struct xs_target *t, uint32_t magic,
-		  struct xs_stat *st, int with_mnt_id, uint64_t *gen)
+static int known(uint32_t magic)
 {
-	struct handle_buf h;
-	uint64_t ino;
-	int ret;
-
 	switch (magic) {
 	case XS_EXT4_SUPER_MAGIC:
 	case XS_XFS_SUPER_MAGIC:
 	case XS_TMPFS_MAGIC:
 	case XS_BTRFS_SUPER_MAGIC:
-		break;
-	default:
-		return -EOPNOTSUPP;
+		return 1;
 	}
+	return 0;
+}
 
-	h.fh.handle_bytes = HANDLE_MAX;
-	ret = xs_name_to_handle(t, &h.fh, with_mnt_id ? st : NULL);
-	if (ret)
-		return ret;
-	if (decode(magic, &h.fh, &ino, gen))
+int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
+			 const struct xs_stat *st, uint64_t *gen)
+{
+	uint64_t ino;
+
+	if (!known(magic))
+		return -EOPNOTSUPP;
+	if (decode(magic, &h->fh, &ino, gen))
 		return -EPROTO;
 	if (ino != st->ino)
 		return -ESTALE;
 	return 0;
+}
+
+int xs_handle_gen(const struct xs_target *t, uint32_t magic,
+		  struct xs_stat *st, int with_mnt_id, uint64_t *gen)
+{
+	struct xs_handle h;
+	int ret;
+
+	if (!known(magic))
+		return -EOPNOTSUPP;
+	h.fh.handle_bytes = sizeof(h.bytes);
+	ret = xs_name_to_handle(t, &h.fh, with_mnt_id ? st : NULL);
+	if (ret)
+		return ret;
+	return xs_handle_decode_gen(&h, magic, st, gen);
 }
 

@@ -4,24 +4,19 @@
  * fill it.  A call flows one way: xstat.c validates, a backend fills the
  * basic fields, supplement.c adds what was asked for and is still missing,
  * copyout.c writes the public layout.  Internal functions return 0 or a
- * negative errno; errno is set only in xstat.c.
+ * negative errno; errno is set only in xstat.c.  The whole flow, file by
+ * file: docs/ARCHITECTURE.md.
  */
 #ifndef LIBXSTAT_INTERNAL_H
 #define LIBXSTAT_INTERNAL_H
 
+#include <fcntl.h>	/* struct file_handle */
 #include <stdint.h>
 #include <sys/types.h>
 #include "xstat.h"
 
 #define XS_EXPORT	__attribute__((visibility("default")))
 #define XS_HIDDEN	__attribute__((visibility("hidden")))
-/*
- * On the path of a call that asks for class (3) fields: kept together in
- * .text.hot, so a call touches few code pages.  With page-table isolation
- * and no PCID every system call flushes the TLB, and each page touched
- * after it costs a page walk.
- */
-#define XS_HOT		__attribute__((hot))
 
 #define XS_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
@@ -54,7 +49,7 @@ struct xs_stat {
 	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
-	uint32_t	mnt_tag;	/* 24-bit tag of the mount, 0: unknown */
+	uint64_t	fs_key;		/* fscache.c's key, 0: none */
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
 	uint32_t	dio_mem_align;
@@ -65,26 +60,30 @@ struct xs_stat {
 	uint32_t	aw_segments_max;
 	uint32_t	awu_max_opt;
 	uint32_t	dio_read_offset_align;
+	/* promise.c: the change token and what the values promise */
+	uint64_t	token;
+	uint64_t	token_promise;
+	uint32_t	token_source;
+	uint64_t	dv_promise;
+	/* why.c: XSTAT_WHY_* of missing class (3) fields, 0: not known */
+	uint8_t		why_btime, why_gen, why_dv;
 };
-
-/*
- * The 24-bit tag of a mount the per-device cache keeps (never 0): a hash
- * of the mount ID statx gave, unique or not.
- */
-static inline uint32_t xs_mnt_tag(uint64_t mnt_id, uint32_t unique)
-{
-	return (uint32_t)(((mnt_id + unique) * 0x9E3779B97F4A7C15ULL) >> 40) |
-	       1;
-}
 
 /*
  * How to reach the file: the *at() triple.  fxstat() becomes
  * { fd, "", AT_EMPTY_PATH }, so every layer has one path to handle.
+ * The supplements get the anchored form (anchor.h): { anchor fd, "",
+ * AT_EMPTY_PATH }, which names the inode the kernel resolved, and the
+ * caller's name only to find a directory on the same filesystem.
  */
 struct xs_target {
 	int		dfd;
 	const char	*path;
 	unsigned	flags;		/* AT_* lookup and sync flags */
+	int		name_dfd;	/* anchored: the caller's dfd, name */
+	const char	*name;
+	int		anchored;	/* dfd is the anchor */
+	int		own_fd;		/* ...and the caller's open file */
 };
 
 /* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */
@@ -106,40 +105,57 @@ void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 /* fallback.c (the fstatat call inline in fallback.h): the record. */
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
 
-/* fastpath.h: struct xstat straight from the kernel's answer. */
-
 /* supplement.c: add class (3) fields that were requested and are missing. */
 void xs_supplement(const struct xs_target *t, uint64_t request,
 		   struct xs_stat *st);
-/*
- * The same for the fast path, on the struct xstat it wrote, for the
- * fields of XS_DIRECT_SUPPLEMENTS: 1 if done (what could be had is
- * added), 0 if the general path must run instead.
- */
-#define XS_DIRECT_SUPPLEMENTS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)
-int xs_supplement_direct(uint64_t want, uint32_t mnt_tag, struct xstat *x);
 
-/* fscache.c: per-st_dev facts, lock-free. */
-#define XS_FSF_NO_GETVERSION	0x1	/* FS_IOC_GETVERSION unsupported */
-#define XS_FSF_PRIV_REFUSED	0x10	/* xfs/btrfs probe ioctl: EPERM */
-#define XS_FSF_NO_FSPROBE	0x20	/* no probe ioctl / btime xattr here */
+/*
+ * fscache.c: per-filesystem facts keyed by the unique mount ID (@mnt_key,
+ * 0: none known, nothing cached).  Flags are per-filesystem verdicts only
+ * (see xs_fs_set_flag()).
+ */
+#define XS_FSF_NO_GETVERSION	0x1	/* FS_IOC_GETVERSION: ENOTTY here */
+#define XS_FSF_NO_FSPROBE	0x20	/* no xfs/btrfs probe ioctl here */
+#define XS_FSF_MGTIME		0x40	/* multigrain timestamps (promise.c) */
+#define XS_FSF_IDMAPPED		0x80	/* an idmapped mount (statmount) */
+
+/*
+ * The idmapped mount a raw owner is mapped through (ext4dev.h,
+ * struct xs_ext4_ident): the mount's unique ID @mnt_key when fscache.c
+ * found it idmapped, else 0.  An idmapped mount whose ID is not known
+ * cannot be told from a plain one; its owners are compared directly and
+ * most files' raw fields stay cleared.
+ */
+static inline uint64_t xs_ext4_idmap_of(uint64_t mnt_key, uint32_t fsflags)
+{
+	return (fsflags & XS_FSF_IDMAPPED) ? mnt_key : 0;
+}
+uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st);
 uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
 		     uint32_t *fsflags);
-/* Only what is cached (0 if nothing is): the fast path has no record. */
-uint32_t xs_fs_magic_cached(uint32_t dev_major, uint32_t dev_minor,
-			    uint32_t mnt_tag, uint32_t *fsflags);
-uint32_t xs_fs_magic_refresh(const struct xs_target *t,
-			     const struct xs_stat *st, uint32_t *fsflags);
+/* Only what is cached (0 if nothing is): no call of its own. */
+uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
+/* Store @magic for @mnt_key (skipped while another thread writes). */
+void xs_fs_remember(uint64_t mnt_key, uint32_t magic);
+/* Network and FUSE filesystems: any call may be a server request. */
+int xs_fs_remote(uint32_t magic);
 
 /*
  * handle.c: generation from name_to_handle_at(); 0 or negative errno:
  * -EPROTO when the handle does not have the layout of @magic's filesystem
  * and -ESTALE when it names another inode (both: the magic may be stale).
  * With @with_mnt_id the same call adds the mount ID to @st (see below).
+ * xs_handle_decode_gen(): the same from a handle already taken.
  */
+struct xs_handle {
+	struct file_handle	fh;
+	unsigned char		bytes[128];	/* MAX_HANDLE_SZ */
+};
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 		  struct xs_stat *st, int with_mnt_id, uint64_t *gen);
+int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
+			 const struct xs_stat *st, uint64_t *gen);
 
 /*
  * mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo.
@@ -152,30 +168,70 @@ struct file_handle;
 int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_stat *mnt);
+int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
+/*
+ * The handle into @h and the unique mount ID into *@id, one call (Linux
+ * 6.12+): 0 or -errno (-EOVERFLOW: *@id only; -EINVAL: the kernel has no
+ * unique ID for handles, nothing taken).  *@id is 0 unless it was had.
+ */
+int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
+		     uint64_t *id);
 
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);
 
-/* fsioctl.c: FS_IOC_GETVERSION on a safely opened fd. */
+/* fsioctl.c: FS_IOC_GETVERSION / GETFLAGS on the reopened anchor. */
 int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 			uint64_t *gen);
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
 		      uint32_t *flags);
-/* An O_PATH fd checked to be @st's file; fd or negative errno. */
-int xs_open_path(const struct xs_target *t, const struct xs_stat *st,
+
+/*
+ * anchor.c: descriptors opened on a file's behalf, all from an anchored
+ * @t (else -EBADF).  xs_reopen(): a real descriptor of the anchored inode
+ * itself, only for a regular file or directory (-EOPNOTSUPP otherwise),
+ * through a /proc proven to be procfs.  xs_fs_dir_fd(): a directory on
+ * the anchored file's st_dev that is not the file (a mount or subvolume
+ * root directory: itself).  Both: fd or -errno; close it if *@close_it.
+ * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs.
+ */
+int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
+	      int *close_it);
+int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
 		 int *close_it);
-/* Opens the file for an ioctl only if that is safe; fd or negative errno. */
-int xs_open_for_ioctl(const struct xs_target *t, const struct xs_stat *st,
-		      int *close_it);
+int xs_proc_fd_dir(void);
+int xs_open_eintr(int dfd, const char *path, int flags);
+int xs_same_inode(int fd, const struct xs_stat *st);
+
+/*
+ * anchor.c: decimal numbers without snprintf() and strtoull(), which
+ * POSIX does not list as async-signal-safe (xstat() is, like stat(2)).
+ * xs_put_u64(): the digits of @v at @p, no terminator; returns the end
+ * (at most 20 characters).  xs_fd_name(): descriptor @fd as a terminated
+ * name (at least 12 bytes).  xs_get_u64(): the digits at @p, after
+ * blanks; returns the first character after them, or NULL if there are
+ * none or the value overflows.
+ */
+char *xs_put_u64(char *p, uint64_t v);
+char *xs_fd_name(char *p, int fd);
+const char *xs_get_u64(const char *p, uint64_t *v);
 
 /*
  * ext4probe.c: read the raw ext4 inode of @st from its block device and
  * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
- * can be trusted.  Never fails: what cannot be had stays cleared.
+ * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
+ * the file again: the data version may need one more stat of it (see
+ * dv_armed() in ext4probe.c).
  */
-void xs_ext4_probe(uint64_t want, struct xs_stat *st);
-/* The same into a struct xstat (BTIME and DATA_VERSION only). */
-void xs_ext4_probe_xstat(uint64_t want, struct xstat *x);
+void xs_ext4_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st);
+
+/*
+ * idmap.c: 1 if @shown_uid/@shown_gid are how the idmapped mount @mnt_id
+ * shows raw owner @uid/@gid, 0 if not or if that cannot be told.
+ */
+int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
+			uint32_t shown_uid, uint32_t shown_gid);
 
 /*
  * Probes of other filesystems, same contract as the ext4 one: add what
@@ -193,11 +249,36 @@ void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 		    uint32_t fsflags, struct xs_stat *st);
 int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
-/* fsprobefd.c: an fd on the file's filesystem (btrfs: subvolume). */
-int xs_open_fs_fd(const struct xs_target *t, const struct xs_stat *st,
-		  int *close_it);
+/*
+ * fsprobefd.c: @query on a directory of the file's st_dev (anchor.c);
+ * xs_fs_query_allowed(): may this thread run it now (CAP_SYS_ADMIN)?
+ */
+int xs_fs_query_allowed(void);
 int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
 		int (*query)(int fd, uint64_t ino, void *out), void *out);
+
+/*
+ * promise.c: the one table of per-filesystem facts about data versions
+ * and ctimes.  xs_fs_type_mgtime(): does a mount of type @type (the
+ * mount's name, "ext4") with @magic use multigrain timestamps on this
+ * kernel?  xs_promise_fill(): the change token and the data version's
+ * promise into @st, where @request asks; @t is the anchored target or
+ * NULL (then only what is cached or needs no descriptor is looked up).
+ * XS_TOKEN_NEEDS: what the token is made of, asked of the kernel with it.
+ */
+#define XS_PROMISE_EXTRAS	(XSTAT_REQUEST_CHANGE_TOKEN | \
+				 XSTAT_REQUEST_DV_PROMISE)
+int xs_fs_type_mgtime(uint32_t magic, const char *type);
+void xs_promise_fill(const struct xs_target *t, uint64_t request,
+		     struct xs_stat *st);
+
+/*
+ * why.c: the XSTAT_WHY_* reasons for the class (3) fields @request asked
+ * for and @st lacks, into @st, where the library knows them; @t as for
+ * xs_promise_fill(), @from_statx: the kernel's answer came from statx.
+ */
+void xs_why_fill(const struct xs_target *t, uint64_t request,
+		 int from_statx, struct xs_stat *st);
 
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,

@@ -119,4 +119,12 @@ static inline uint64_t xs_mask_from_statx(uint32_t stx_mask)
 	return out;
 }
 
+/*
+ * One rule for every timestamp from the kernel, in both backends and on
+ * both paths: a nanosecond field of 1e9 or more is not a time (ext4
+ * decodes 30 bits of it from disk, so an image can carry 1073741823).
+ * Its bit is cleared and its value zeroed, as for a time not obtained.
+ */
+#define XS_NSEC_VALID(ns)	((uint64_t)(ns) < 1000000000U)
+
 #endif /* LIBXSTAT_MASK_H */

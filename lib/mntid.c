@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The mount ID when statx cannot give it: from name_to_handle_at(2), else
- * from the mnt_id: line of /proc/self/fdinfo for an O_PATH descriptor
- * (filesystems that cannot encode handles, such as procfs).  The same
+ * from the mnt_id: line of /proc/self/fdinfo for the anchor (filesystems
+ * that cannot encode handles, such as procfs).  The same
  * name_to_handle_at() call serves handle.c when the generation is asked
  * for too: one system call for both.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
@@ -24,7 +22,6 @@
 
 static int unique_unsupported;
 
-XS_HOT
 static int handle_call(const struct xs_target *t, struct file_handle *fh,
 		       void *id, int flags)
 {
@@ -34,7 +31,6 @@ static int handle_call(const struct xs_target *t, struct file_handle *fh,
 	return name_to_handle_at(t->dfd, t->path, fh, id, flags) ? -errno : 0;
 }
 
-XS_HOT
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_stat *mnt)
 {
@@ -64,6 +60,46 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 	return ret;
 }
 
+/*
+ * The unique mount ID alone (Linux 6.12+), for the per-filesystem cache
+ * when statx did not give it: 0 or -errno.
+ */
+int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id)
+{
+	struct file_handle fh = { .handle_bytes = 0 };
+	int ret;
+
+	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
+		return -EINVAL;
+	ret = handle_call(t, &fh, id, XS_AT_HANDLE_MNT_ID_UNIQUE);
+	if (ret == -EINVAL)
+		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
+	return ret == 0 || ret == -EOVERFLOW ? 0 : ret;
+}
+
+/*
+ * When the generation is asked for too, the fallback's cache key and the
+ * handle come from one call: the handle is taken before the filesystem
+ * type is known (it is decoded once the type is), which costs nothing
+ * where it cannot be decoded (the call is the one the key needs anyway).
+ */
+int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
+		     uint64_t *id)
+{
+	int ret;
+
+	*id = 0;
+	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
+		return -EINVAL;
+	h->fh.handle_bytes = sizeof(h->bytes);
+	ret = handle_call(t, &h->fh, id, XS_AT_HANDLE_MNT_ID_UNIQUE);
+	if (ret == -EINVAL)
+		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
+	if (ret && ret != -EOVERFLOW)
+		*id = 0;
+	return ret;
+}
+
 /* Asked with handle_bytes 0, the kernel fills in only the mount ID. */
 static int by_handle(const struct xs_target *t, struct xs_stat *st)
 {
@@ -83,28 +119,33 @@ static int read_retry(int fd, char *buf, size_t len)
 	return n < 0 ? -errno : (int)n;
 }
 
+/* From the anchor's fdinfo, in a /proc proven to be procfs. */
 static int by_fdinfo(const struct xs_target *t, struct xs_stat *st)
 {
 	char path[48], buf[1024], *p;
-	int fd, info, n, close_fd;
+	uint64_t id;
+	int pd, info, n;
 
-	fd = xs_open_path(t, st, &close_fd);
-	if (fd < 0)
-		return fd;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	info = open(path, O_RDONLY | O_CLOEXEC);
-	n = info < 0 ? -errno : read_retry(info, buf, sizeof(buf) - 1);
-	if (info >= 0)
-		close(info);
-	if (close_fd)
-		close(fd);
+	if (!t->anchored)
+		return -EBADF;
+	pd = xs_proc_fd_dir();
+	if (pd < 0)
+		return pd;
+	memcpy(path, "../fdinfo/", 10);
+	xs_fd_name(path + 10, t->dfd);
+	info = xs_open_eintr(pd, path, O_RDONLY | O_CLOEXEC);
+	close(pd);
+	if (info < 0)
+		return info;
+	n = read_retry(info, buf, sizeof(buf) - 1);
+	close(info);
 	if (n < 0)
 		return n;
 	buf[n] = '\0';
 	p = strstr(buf, "\nmnt_id:");
-	if (!p)
+	if (!p || !xs_get_u64(p + 8, &id))
 		return -ENOENT;
-	st->mnt_id = strtoull(p + 8, NULL, 10);
+	st->mnt_id = id;
 	st->mnt_id_unique = 0;
 	return 0;
 }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The statx(2) backend: raw syscall, availability decided once.
+ * The statx(2) backend: raw syscall, availability decided per call.
  *
  * A failure with ENOSYS, EPERM, EINVAL or EOPNOTSUPP (or a return that is
- * neither 0 nor -1) while availability is unknown is checked with one probe
- * that a real statx answers with EFAULT (NULL path and buffer).  EFAULT:
- * statx is real and the original error stands.  Anything else: statx is
- * missing or blocked by a sandbox, and every later call uses the fallback.
- * The verdict, success included, is cached in one atomic word.
+ * neither 0 nor -1) is checked with one probe that a real statx answers
+ * with EFAULT (NULL path and buffer).  EFAULT: statx is real and the
+ * original error stands.  Anything else: statx is missing or blocked by a
+ * sandbox, and this call uses the fallback.  The answer is not kept for
+ * later calls: seccomp filters are per thread, and a program may install
+ * one after its first call (filters only accumulate, so a blocked thread
+ * stays blocked, and pays the failed statx and the probe - both stopped
+ * by the filter before any work - on every call).  Only a success is
+ * remembered, so that the usual call is one syscall.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,7 +44,11 @@ static int statx_disabled(void)
 #ifdef XS_DISABLE_STATX
 	return 1;
 #else
-	const char *env = getenv("LIBXSTAT_NO_STATX");
+	/*
+	 * Not getenv(): in a setuid or otherwise privileged program the
+	 * environment is the caller's, and must not steer the library.
+	 */
+	const char *env = secure_getenv("LIBXSTAT_NO_STATX");
 
 	return env && *env && strcmp(env, "0") != 0;
 #endif
@@ -62,29 +70,31 @@ static void decide(int state)
 	__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 }
 
-static void fill_time(struct xs_time *t, const struct xs_statx_timestamp *s)
+/* mask.h's nanosecond rule: an invalid time is not reported. */
+static void fill_time(struct xs_stat *st, struct xs_time *t,
+		      const struct xs_statx_timestamp *s, uint64_t bit)
 {
+	if (!XS_NSEC_VALID(s->tv_nsec)) {
+		st->mask &= ~bit;
+		return;
+	}
 	t->sec = s->tv_sec;
 	t->nsec = s->tv_nsec;
 }
 
 static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
 {
+	/*
+	 * statx reports the unique mount ID at no cost when asked: the key
+	 * of the per-filesystem cache (fscache.c).
+	 */
 	st->mnt_id = sx->stx_mnt_id;
 	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
-	/*
-	 * statx reports the mount ID at no cost, asked or not: it tells the
-	 * device cache when a dev_t has been handed to a new mount.
-	 */
-	if (sx->stx_mask & (XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE))
-		st->mnt_tag = xs_mnt_tag(st->mnt_id, st->mnt_id_unique);
 }
 
 static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 {
 	/* statx always answers for attributes; the mask says which. */
-	st->attributes = sx->stx_attributes;
-	st->attributes_mask = sx->stx_attributes_mask;
 	st->mask |= XSTAT_REQUEST_ATTRIBUTES;
 	st->dio_mem_align = sx->stx_dio_mem_align;
 	st->dio_offset_align = sx->stx_dio_offset_align;
@@ -96,7 +106,7 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
 }
 
-XS_HOT void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 			       uint64_t request)
 {
 	st->mask = xs_mask_from_statx(sx->stx_mask);
@@ -106,16 +116,19 @@ XS_HOT void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 	st->gid = sx->stx_gid;
 	st->dev_major = sx->stx_dev_major;
 	st->dev_minor = sx->stx_dev_minor;
-	fill_time(&st->atime, &sx->stx_atime);
-	fill_time(&st->mtime, &sx->stx_mtime);
-	fill_time(&st->ctime, &sx->stx_ctime);
+	fill_time(st, &st->atime, &sx->stx_atime, XSTAT_REQUEST_ATIME);
+	fill_time(st, &st->mtime, &sx->stx_mtime, XSTAT_REQUEST_MTIME);
+	fill_time(st, &st->ctime, &sx->stx_ctime, XSTAT_REQUEST_CTIME);
 	st->ino = sx->stx_ino;
 	st->size = sx->stx_size;
 	st->blksize = sx->stx_blksize;
 	st->blocks = sx->stx_blocks;
 	if (st->mask & XSTAT_REQUEST_BTIME)
-		fill_time(&st->btime, &sx->stx_btime);
+		fill_time(st, &st->btime, &sx->stx_btime, XSTAT_REQUEST_BTIME);
 	fill_mount(st, sx);
+	/* Kept even unrequested: anchor.c never reopens an automount point. */
+	st->attributes = sx->stx_attributes;
+	st->attributes_mask = sx->stx_attributes_mask;
 	/* Unrequested extras are dropped by the caller: skip the copying. */
 	if (request & XS_EXTRAS)
 		fill_extras(st, sx);
@@ -140,13 +153,11 @@ int xs_statx_failed(int state, long ret)
 
 	if (odd || err == ENOSYS || err == EPERM || err == EINVAL ||
 	    err == EOPNOTSUPP) {
-		if (state == XS_BACKEND_UNKNOWN) {
-			if (!statx_is_real()) {
-				decide(XS_BACKEND_FALLBACK);
-				return -ENOSYS;
-			}
+		/* This call's answer only: a filter may be this thread's. */
+		if (!statx_is_real())
+			return -ENOSYS;
+		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);
-		}
 		/*
 		 * A real statx that says "not implemented" for this one file
 		 * (some FUSE servers do): let fstatat answer; the caller

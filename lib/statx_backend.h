@@ -35,6 +35,23 @@ static inline uint32_t xs_statx_request(uint64_t request)
 
 	if (request & XS_SUPPLEMENTABLE)
 		smask |= XS_STATX_MNT_ID_UNIQUE;
+	/*
+	 * The data version needs ctime: asking for it arms the inode's next
+	 * change (multigrain timestamps), and the raw inode's ctime is
+	 * checked against it (ext4probe.c, dv_armed()).
+	 */
+	if (request & XSTAT_REQUEST_DATA_VERSION)
+		smask |= XS_STATX_CTIME;
+	/*
+	 * The change token is made of these (promise.c); asking for ctime
+	 * arms the next change, and the unique mount ID finds the
+	 * filesystem's facts without a descriptor.
+	 */
+	if (request & XS_PROMISE_EXTRAS)
+		smask |= XS_STATX_TYPE | XS_STATX_MODE | XS_STATX_NLINK |
+			 XS_STATX_UID | XS_STATX_GID | XS_STATX_MTIME |
+			 XS_STATX_CTIME | XS_STATX_INO | XS_STATX_SIZE |
+			 XS_STATX_MNT_ID_UNIQUE;
 	return smask;
 }
 

@@ -9,10 +9,10 @@
 #include "syscall.h"
 
 /*
- * Opening a file for FS_IOC_GETVERSION is a server round trip on network
- * and FUSE filesystems, none of which answer the ioctl anyway.
+ * Network and FUSE filesystems: an ioctl, a statfs or an open is a server
+ * request, and none of them answers FS_IOC_GETVERSION anyway.
  */
-static int remote_fs(uint32_t magic)
+int xs_fs_remote(uint32_t magic)
 {
 	switch (magic) {
 	case XS_FUSE_SUPER_MAGIC:
@@ -29,37 +29,61 @@ static int remote_fs(uint32_t magic)
 	return 0;
 }
 
-/* @mnt: the handle's call also gives the mount ID (when statx did not). */
-static int gen_from_handle(const struct xs_target *t, uint32_t *magic,
-			   uint32_t *fsflags, struct xs_stat *st, int mnt,
-			   uint64_t *gen)
+/*
+ * A handle taken with the cache key (xs_supplement()): @ret is the call's
+ * result, -ENODATA while none was taken.
+ */
+struct taken_handle {
+	int		ret;
+	uint64_t	key;
+	struct xs_handle h;
+};
+
+/*
+ * @mnt: the handle's call also gives the mount ID (when statx did not).
+ * From the handle already taken, if one was: then its unique mount ID is
+ * the one asked for.
+ */
+static int gen_from_handle(const struct xs_target *t, uint32_t magic,
+			   struct xs_stat *st, int mnt,
+			   const struct taken_handle *th, uint64_t *gen)
 {
-	int ret = xs_handle_gen(t, *magic, st, mnt, gen);
-
-	if (ret == -EPROTO || ret == -ESTALE) {
-		uint32_t fresh = xs_fs_magic_refresh(t, st, fsflags);
-
-		if (fresh == *magic)
-			return ret;
-		*magic = fresh;
-		ret = xs_handle_gen(t, fresh, st, mnt, gen);
+	if (th->ret == -ENODATA)
+		return xs_handle_gen(t, magic, st, mnt, gen);
+	if (mnt && th->key) {
+		st->mnt_id = th->key;
+		st->mnt_id_unique = 1;
+		st->mask |= XSTAT_REQUEST_MNT_ID;
 	}
-	return ret;
+	if (th->ret)
+		return th->ret;
+	return xs_handle_decode_gen(&th->h, magic, st, gen);
 }
 
+/*
+ * @t is anchored (anchor.h) or NULL when no anchor could be had: then
+ * nothing is added.  Every probe finds the file by its inode number or a
+ * path, and only the anchor keeps that number on the inode statx
+ * described; a raw inode checked against @st (mode, links, owner, ctime)
+ * cannot tell apart two files made alike in one clock tick.
+ */
 static void supplement_class3(const struct xs_target *t, uint64_t want,
+			      const struct taken_handle *th,
 			      struct xs_stat *st)
 {
 	int mnt = !!(want & XSTAT_REQUEST_MNT_ID);
-	uint32_t fsflags, magic;
+	uint32_t fsflags = 0, magic;
 	uint64_t gen;
 
+	if (!t)
+		return;
 	want &= XS_CLASS3;
 	magic = xs_fs_magic(t, st, &fsflags);
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (gen_from_handle(t, &magic, &fsflags, st, mnt, &gen) == 0 ||
-		    (!(fsflags & XS_FSF_NO_GETVERSION) && !remote_fs(magic) &&
+		if (gen_from_handle(t, magic, st, mnt, th, &gen) == 0 ||
+		    (!(fsflags & XS_FSF_NO_GETVERSION) && magic &&
+		     !xs_fs_remote(magic) &&
 		     xs_ioctl_getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;
@@ -69,7 +93,7 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	want &= ~st->mask;
 	if (magic == XS_EXT4_SUPER_MAGIC &&
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
-		xs_ext4_probe(want, st);
+		xs_ext4_probe(t, want, fsflags, st);
 
 	/* Other filesystems: see xfsprobe.c, btrfsprobe.c, xattrbtime.c. */
 	want &= ~st->mask;
@@ -91,42 +115,60 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	}
 }
 
-/* Extra results statx did not give (or could not: no statx). */
+/*
+ * Extra results statx did not give (or could not: no statx).  With
+ * AT_NO_ATTR_SYNC, attributes are not asked of a network or FUSE
+ * filesystem (file_getattr and FS_IOC_GETFLAGS are requests there).
+ */
 static void supplement_extras(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
+	uint32_t fsflags, magic;
+
+	if (!t)
+		return;
 	if ((want & XSTAT_REQUEST_MNT_ID) && xs_mnt_id_get(t, st) == 0)
 		st->mask |= XSTAT_REQUEST_MNT_ID;
-	if ((want & XSTAT_REQUEST_ATTRIBUTES) && xs_attrs_get(t, st) == 0)
+	if (!(want & XSTAT_REQUEST_ATTRIBUTES))
+		return;
+	if (t->flags & AT_NO_ATTR_SYNC) {
+		magic = xs_fs_magic(t, st, &fsflags);
+		if (!magic || xs_fs_remote(magic))
+			return;
+	}
+	if (xs_attrs_get(t, st) == 0)
 		st->mask |= XSTAT_REQUEST_ATTRIBUTES;
 }
 
-XS_HOT void xs_supplement(const struct xs_target *t, uint64_t request,
+/*
+ * fscache's key for @st.  Where statx did not give the unique mount ID
+ * (the fallback), it is asked of the anchor by name_to_handle_at; when
+ * the generation is wanted too, that same call takes the handle (@th).
+ */
+static uint64_t fs_key(const struct xs_target *t, uint64_t want,
+		       struct xs_stat *st, struct taken_handle *th)
+{
+	th->ret = -ENODATA;
+	if (st->mnt_id_unique || !t || !t->anchored ||
+	    !(want & XSTAT_REQUEST_GEN))
+		return xs_fs_key(t, st);
+	th->ret = xs_handle_unique(t, &th->h, &th->key);
+	/* No unique ID for handles here: the handle is taken later. */
+	if (th->ret == -EINVAL)
+		th->ret = -ENODATA;
+	return th->key;
+}
+
+void xs_supplement(const struct xs_target *t, uint64_t request,
 			  struct xs_stat *st)
 {
 	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
+	struct taken_handle th;
 
+	st->fs_key = fs_key(t, want, st, &th);
 	if (want & XS_CLASS3)
-		supplement_class3(t, want, st);
+		supplement_class3(t, want, &th, st);
 	want &= ~st->mask;
 	if (want & XS_EXTRAS)
 		supplement_extras(t, want & XS_EXTRAS, st);
-}
-
-/*
- * The fast path's supplements: on ext4, creation time and data version
- * from the raw inode, with no record and no second copy.  Anything else
- * (another filesystem, a device not seen yet) takes the general path.
- */
-XS_HOT int xs_supplement_direct(uint64_t want, uint32_t mnt_tag,
-				struct xstat *x)
-{
-	uint32_t fsflags;
-
-	if (want & ~XS_DIRECT_SUPPLEMENTS ||
-	    xs_fs_magic_cached(x->st_dev.major, x->st_dev.minor, mnt_tag,
-			       &fsflags) != XS_EXT4_SUPER_MAGIC)
-		return 0;
-	xs_ext4_probe_xstat(want, x);
-	return 1;
 }

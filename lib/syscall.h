@@ -120,4 +120,64 @@ _Static_assert(__builtin_offsetof(struct xs_statx, stx_mnt_id) == 0x90,
 #define XS_CIFS_MAGIC		0xFF534D42
 #define XS_SMB2_MAGIC		0xFE534D42
 
+/*
+ * statmount(2) (Linux 6.8+; one number on every architecture).  The
+ * head of struct statmount up to the idmappings (6.15); the strings
+ * follow in the same buffer, at the offsets the head gives.
+ */
+#define XS_NR_statmount		457
+#define XS_STATMOUNT_SB_BASIC	0x0001U
+#define XS_STATMOUNT_MNT_BASIC	0x0002U
+#define XS_STATMOUNT_MNT_UIDMAP	0x2000U
+#define XS_STATMOUNT_MNT_GIDMAP	0x4000U
+#define XS_MOUNT_ATTR_IDMAP	0x00100000ULL
+
+struct xs_mnt_id_req {
+	uint32_t	size;
+	uint32_t	spare;
+	uint64_t	mnt_id;
+	uint64_t	param;
+};
+
+struct xs_statmount {
+	uint32_t	size;
+	uint32_t	mnt_opts;
+	uint64_t	mask;
+	uint32_t	sb_dev_major;
+	uint32_t	sb_dev_minor;
+	uint64_t	sb_magic;
+	uint32_t	sb_flags;
+	uint32_t	fs_type;
+	uint64_t	mnt_id;
+	uint64_t	mnt_parent_id;
+	uint32_t	mnt_id_old;
+	uint32_t	mnt_parent_id_old;
+	uint64_t	mnt_attr;
+	uint64_t	mnt_propagation;
+	uint64_t	mnt_peer_group;
+	uint64_t	mnt_master;
+	uint64_t	propagate_from;
+	uint32_t	mnt_root;
+	uint32_t	mnt_point;
+	uint64_t	mnt_ns_id;
+	uint32_t	fs_subtype;
+	uint32_t	sb_source;
+	uint32_t	opt_num;
+	uint32_t	opt_array;
+	uint32_t	opt_sec_num;
+	uint32_t	opt_sec_array;
+	uint64_t	supported_mask;
+	uint32_t	mnt_uidmap_num;
+	uint32_t	mnt_uidmap;
+	uint32_t	mnt_gidmap_num;
+	uint32_t	mnt_gidmap;
+	uint64_t	spare2[43];
+};
+
+_Static_assert(__builtin_offsetof(struct xs_statmount, mnt_attr) == 64,
+	       "mnt_attr");
+_Static_assert(__builtin_offsetof(struct xs_statmount, mnt_uidmap_num) ==
+	       152, "mnt_uidmap_num");
+_Static_assert(sizeof(struct xs_statmount) == 512, "struct statmount");
+
 #endif /* LIBXSTAT_SYSCALL_H */

@@ -5,25 +5,31 @@
  * client ("user.cifs.creationtime"): 8 bytes, an NT time (100 ns units
  * since 1601-01-01 UTC) in host byte order.  Both work unprivileged.
  *
- * The file is reached by an O_PATH descriptor - no open request reaches
- * the server - that must be the file stat'ed, and the attribute is read
- * through /proc/self/fd/N, which names exactly that inode (a symlink
- * itself when the link was not followed).  Any other length, the value 0
- * ("not set") or one outside the NT range leaves the bit cleared.  A FUSE
- * filesystem that does not know the attribute is remembered, so other
- * FUSE filesystems pay one round trip per mount.  NTFS-3G pays one per
- * call that asks for the creation time, unless AT_NO_ATTR_SYNC.
+ * The attribute is read from the anchored inode itself: getxattrat(2)
+ * (Linux 6.13+) with AT_EMPTY_PATH where the anchor is the caller's open
+ * descriptor, else on the anchor's entry in /proc/self/fd, which opens
+ * nothing; before 6.13 by the path /proc/self/fd/N.  Either way after
+ * proving that /proc/self/fd is procfs, and the entry must reach the
+ * anchored inode (device and inode number) before and after the read.  Any other length, the value 0 ("not set") or one outside the
+ * NT range leaves the bit cleared.  No answer here is a verdict for the
+ * filesystem: one file without the attribute (ENODATA) says nothing
+ * about the next, and a FUSE passthrough can join filesystems that have
+ * the namespace and filesystems that do not (EOPNOTSUPP); a FUSE server
+ * that answered ENOSYS once is answered EOPNOTSUPP by the kernel itself,
+ * with no round trip.  With AT_NO_ATTR_SYNC nothing is asked: every read
+ * is a server round trip (FUSE caches no xattrs).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include "internal.h"
 #include "syscall.h"
+#include "rawsys.h"
 
 #define NT_TICKS_PER_SEC	10000000ULL
 /* Seconds from 1601-01-01 to 1970-01-01: 369 years, 89 of them leap. */
@@ -51,39 +57,135 @@ static const char *btime_xattr(uint32_t magic)
 	return NULL;
 }
 
+/* getxattrat(2): the same number on every architecture. */
+#define XS_NR_getxattrat	464
+
+struct xs_xattr_args {
+	uint64_t	value;
+	uint32_t	size;
+	uint32_t	flags;
+};
+
+static int getxattrat_unsupported;	/* ENOSYS seen: before 6.13 */
+
+/*
+ * Does @path, looked up from @dfd, reach @st's inode (device and inode
+ * number)?  Asked with AT_STATX_DONT_SYNC: the cached attributes tell the
+ * inode, and no request reaches a FUSE or network server.  Where statx
+ * is missing or refused, fstatat answers; where neither can, the answer
+ * is no: an unchecked entry is never read.
+ */
+static int names_inode(int dfd, const char *path, const struct xs_stat *st)
+{
+	struct stat sb;
+#ifdef XS_NR_statx
+	struct xs_statx sx;
+	long ret;
+
+	ret = xs_raw_statx(dfd, path, AT_NO_ATTR_SYNC, XS_STATX_INO, &sx);
+	if (ret == 0)
+		return sx.stx_ino == st->ino &&
+		       sx.stx_dev_major == st->dev_major &&
+		       sx.stx_dev_minor == st->dev_minor;
+	if (ret != -ENOSYS && ret != -EPERM)
+		return 0;
+#endif
+	return xs_raw_fstatat(dfd, path, &sb, 0) == 0 &&
+	       sb.st_ino == st->ino && major(sb.st_dev) == st->dev_major &&
+	       minor(sb.st_dev) == st->dev_minor;
+}
+
+/*
+ * The caller's open descriptor with AT_EMPTY_PATH; an O_PATH anchor (which
+ * getxattrat refuses) by its entry in a /proc/self/fd proven to be procfs:
+ * the lookup follows the magic link to the anchored inode, opening nothing.
+ * A procfs can still be another process's (a planted /proc/self that is
+ * a symlink into a real procfs): the entry must reach the anchored inode
+ * before and after the read.
+ */
+static ssize_t by_getxattrat(const struct xs_target *t,
+			     const struct xs_stat *st, const char *name,
+			     void *value, size_t size)
+{
+	struct xs_xattr_args args = { (uintptr_t)value, (uint32_t)size, 0 };
+	char entry[16];
+	long n;
+	int pd = -1;
+
+	if (__atomic_load_n(&getxattrat_unsupported, __ATOMIC_RELAXED))
+		return -ENOSYS;
+	if (t->own_fd) {
+		n = syscall(XS_NR_getxattrat, t->dfd, "", AT_EMPTY_PATH, name,
+			    &args, sizeof(args));
+	} else {
+		pd = xs_proc_fd_dir();
+		if (pd < 0)
+			return pd;
+		xs_fd_name(entry, t->dfd);
+		if (!names_inode(pd, entry, st)) {
+			close(pd);
+			return -ESTALE;
+		}
+		n = syscall(XS_NR_getxattrat, pd, entry, 0, name, &args,
+			    sizeof(args));
+		if (n < 0)
+			n = -errno;
+		else if (!names_inode(pd, entry, st))
+			n = -ESTALE;
+		close(pd);
+		if (n < 0) {
+			errno = (int)-n;
+			n = -1;
+		}
+	}
+	if (n < 0 && errno == ENOSYS)
+		__atomic_store_n(&getxattrat_unsupported, 1, __ATOMIC_RELAXED);
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * Before 6.13 getxattr takes only a path: /proc/self/fd/N, looked up
+ * again from the root by each call.  /proc/self/fd is proven to be procfs
+ * first, and the path must reach the anchored inode before and after the
+ * read (names_inode(): never taken on trust).
+ */
+static ssize_t by_proc(int fd, const struct xs_stat *st, const char *name,
+		       void *value, size_t size)
+{
+	char proc[40];
+	ssize_t n;
+	int pd = xs_proc_fd_dir();
+
+	if (pd < 0)
+		return pd;
+	close(pd);
+	memcpy(proc, "/proc/self/fd/", 14);
+	xs_fd_name(proc + 14, fd);
+	if (!names_inode(AT_FDCWD, proc, st))
+		return -ESTALE;
+	n = getxattr(proc, name, value, size);
+	if (n < 0)
+		return -errno;
+	if (!names_inode(AT_FDCWD, proc, st))
+		return -ESTALE;
+	return n;
+}
+
 void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 		    uint32_t fsflags, struct xs_stat *st)
 {
 	const char *name = btime_xattr(magic);
 	unsigned char value[16];
-	char proc[32];
-	int close_it, fd, err = 0;
 	struct xs_time bt;
 	uint64_t nt;
 	ssize_t n;
 
-	/*
-	 * Every read is a server round trip (FUSE caches no xattrs), which
-	 * AT_NO_ATTR_SYNC asks libxstat not to make.
-	 */
-	if (!name || (fsflags & XS_FSF_NO_FSPROBE) ||
-	    (t->flags & AT_NO_ATTR_SYNC))
+	(void)fsflags;
+	if (!name || !t->anchored || (t->flags & AT_NO_ATTR_SYNC))
 		return;
-	fd = xs_open_path(t, st, &close_it);
-	if (fd < 0)
-		return;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	n = getxattr(proc, name, value, sizeof(value));
-	if (n < 0)
-		err = errno;
-	if (close_it)
-		close(fd);
-	if (n < 0) {
-		/* Not NTFS-3G (or an old CIFS client): stop asking here. */
-		if (err == ENODATA || err == ENOTSUP || err == EOPNOTSUPP)
-			xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
-		return;
-	}
+	n = by_getxattrat(t, st, name, value, sizeof(value));
+	if (n == -ENOSYS)
+		n = by_proc(t->dfd, st, name, value, sizeof(value));
 	if (n != (ssize_t)sizeof(nt))
 		return;
 	memcpy(&nt, value, sizeof(nt));

@@ -8,9 +8,12 @@
  * stat would differ there.  Only v5 filesystems keep a creation time; on
  * v4 the kernel leaves it zero and it is not reported.
  *
- * Bulkstat needs CAP_SYS_ADMIN.  A refusal is remembered for the device,
- * as is a kernel without the ioctl (before 5.2) or a v4 filesystem, so
- * an unprivileged process pays one failed ioctl per filesystem.
+ * Bulkstat needs CAP_SYS_ADMIN.  A refusal is remembered for the
+ * filesystem and the euid it was refused to, as is a kernel without the
+ * ioctl (before 5.2), so an unprivileged process pays one failed ioctl
+ * per filesystem.  A creation time of exactly 0.0 is one inode's answer
+ * (v4 inodes have none, but a v5 inode can hold 0.0 too): it clears the
+ * field for that file only, never for the filesystem.
  */
 #include <errno.h>
 #include <string.h>
@@ -41,7 +44,7 @@ void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
 	const struct xs_xfs_bulkstat *bs = &req.bs[0];
 
 	want &= XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN;
-	if (!want || (fsflags & (XS_FSF_PRIV_REFUSED | XS_FSF_NO_FSPROBE)))
+	if (!want || (fsflags & XS_FSF_NO_FSPROBE))
 		return;
 	if (xs_fs_query(t, st, bulkstat_one, &req))
 		return;
@@ -56,10 +59,9 @@ void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
 		st->mask |= XSTAT_REQUEST_GEN;
 	}
 	if (want & XSTAT_REQUEST_BTIME) {
-		if (bs->bs_btime == 0 && bs->bs_btime_nsec == 0) {
-			/* A v4 filesystem: no inode there has one. */
-			xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
-		} else if (bs->bs_btime_nsec < 1000000000U) {
+		/* 0.0: none recorded (v4), for this file alone. */
+		if ((bs->bs_btime || bs->bs_btime_nsec) &&
+		    bs->bs_btime_nsec < 1000000000U) {
 			st->btime.sec = bs->bs_btime;
 			st->btime.nsec = bs->bs_btime_nsec;
 			st->mask |= XSTAT_REQUEST_BTIME;

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The public entry points: validate the arguments, run a backend, then
- * either write the result directly (fastpath.h) or build the record, add
- * what was requested and is missing, and copy out.  The only place errno
- * is set.
+ * The public entry points: validate the arguments, run a backend into the
+ * record, add what was requested and is missing - on the anchored inode
+ * (anchor.h) - and let copyout.c write the result.  The only place errno
+ * is set, and on success it is left as the caller had it.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "anchor.h"
 #include "internal.h"
 #include "fallback.h"
-#include "fastpath.h"
 #include "statx_backend.h"
 #include "syscall.h"
 
@@ -31,41 +32,171 @@ union xs_kernel_stat {
 	struct stat	sb;
 };
 
+#define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
+
 /*
- * The general path: the internal record, the supplements for what was
- * asked for and is still missing, and copyout.c's layout and size rule.
- * Kept out of line so the fast path carries none of its frame.
+ * A data version or change token request makes statx ask for the ctime
+ * too (it arms the inode, see xs_statx_request()).  With multigrain timestamps statx then
+ * reports ctime and mtime, which it leaves out when neither is asked for:
+ * a caller who asked for neither gets the answer it would have had (and
+ * the one a directory stream gives).  After the supplements, which need
+ * the ctime.
  */
-static __attribute__((noinline)) XS_HOT
-ssize_t general(const struct xs_target *t, uint64_t request,
-		const union xs_kernel_stat *k, int from_statx,
-		struct xstat *buffer, size_t buflen)
+static inline int cmtime_unasked(uint64_t request)
 {
-	struct xs_stat st;
+	return (request & (XSTAT_REQUEST_DATA_VERSION | XS_PROMISE_EXTRAS)) &&
+	       !(request & CMTIME);
+}
 
-	memset(&st, 0, sizeof(st));
+static void drop_unasked_cmtime(struct xs_stat *st, uint64_t request,
+				int from_statx)
+{
+	if (from_statx && cmtime_unasked(request)) {
+		st->mask &= ~CMTIME;
+		memset(&st->ctime, 0, sizeof(st->ctime));
+		memset(&st->mtime, 0, sizeof(st->mtime));
+	}
+}
+
+/* The kernel's answer in the record; extras only when requested. */
+static void record(struct xs_stat *st, uint64_t request,
+		   const union xs_kernel_stat *k, int from_statx)
+{
+	memset(st, 0, sizeof(*st));
 	if (from_statx)
-		xs_stat_from_statx(&st, &k->sx, request);
+		xs_stat_from_statx(st, &k->sx, request);
 	else
-		xs_stat_from_stat(&st, &k->sb);
+		xs_stat_from_stat(st, &k->sb);
 	/* Class (4): an extra result is returned only when requested. */
-	st.mask &= ~XS_EXTRAS | request;
+	st->mask &= ~XS_EXTRAS | request;
+}
 
-	if (request & XS_SUPPLEMENTABLE & ~st.mask)
-		xs_supplement(t, request, &st);
+/*
+ * The kernel's answer for @t, from statx or (when statx cannot serve
+ * this call) fstatat: 1 from statx, 0 from fstatat, or -errno.
+ */
+static int kernel_stat(const struct xs_target *t, uint64_t request,
+		       union xs_kernel_stat *k)
+{
+	int ret = xs_statx_call(t, request, &k->sx);
 
+	if (ret == 0)
+		return 1;
+	if (ret != -ENOSYS)
+		return ret;
+	ret = xs_fstatat(t, &k->sb);
+	return ret ? ret : 0;
+}
+
+/* Might the anchor have stopped at an automount point statx would mount? */
+static int may_automount(const struct xs_target *t,
+			 const union xs_kernel_stat *k, int from_statx)
+{
+	if (t->flags & AT_NO_AUTOMOUNT)
+		return 0;
+	if (from_statx)
+		return !!(k->sx.stx_attributes & XSTAT_ATTR_AUTOMOUNT);
+	/* fstatat cannot tell: any directory may be one. */
+	return S_ISDIR(k->sb.st_mode);
+}
+
+/*
+ * Class (3) work: anchor the inode (anchor.h), take the kernel's answer
+ * from the anchor, and let every supplement work on that inode only.
+ * @k: the answer already taken by path (the general path's), or NULL.
+ * It is kept when the target is the caller's descriptor, which is its
+ * own anchor; else the anchor is asked again, with AT_STATX_DONT_SYNC
+ * (the sync the caller asked for was done by that first call, and a
+ * second one would be a second request to a network or FUSE server).
+ * Without an anchor (EMFILE, say) the answer is taken by path and only
+ * what needs no descriptor is added.  The anchor is closed before return.
+ */
+static ssize_t anchored(const struct xs_target *t, uint64_t request,
+		 const union xs_kernel_stat *k, int k_from_statx,
+		 struct xstat *buffer, size_t buflen)
+{
+	union xs_kernel_stat own;
+	struct xs_anchor a;
+	struct xs_stat st;
+	int from_statx;
+
+	if (xs_anchor_open(t, &a) == 0) {
+		if (k && !a.owned) {
+			from_statx = k_from_statx;
+		} else {
+			if (k)
+				a.at.flags = (a.at.flags & ~SYNC_FLAGS) |
+					     AT_NO_ATTR_SYNC;
+			k = &own;
+			from_statx = kernel_stat(&a.at, request, &own);
+			if (from_statx >= 0 && a.owned &&
+			    may_automount(t, &own, from_statx) &&
+			    xs_anchor_automount(t, &a) == 0)
+				from_statx = kernel_stat(&a.at, request, &own);
+			a.at.flags = (a.at.flags & ~SYNC_FLAGS) |
+				     (t->flags & SYNC_FLAGS);
+		}
+		if (from_statx >= 0) {
+			record(&st, request, k, from_statx);
+			xs_supplement(&a.at, request, &st);
+			xs_promise_fill(&a.at, request, &st);
+			xs_why_fill(&a.at, request, from_statx, &st);
+			drop_unasked_cmtime(&st, request, from_statx);
+		}
+		xs_anchor_close(&a);
+		if (from_statx < 0)
+			return fail(-from_statx);
+	} else {
+		if (!k) {
+			k = &own;
+			from_statx = kernel_stat(t, request, &own);
+			if (from_statx < 0)
+				return fail(-from_statx);
+		} else {
+			from_statx = k_from_statx;
+		}
+		record(&st, request, k, from_statx);
+		xs_supplement(NULL, request, &st);
+		xs_promise_fill(NULL, request, &st);
+		xs_why_fill(NULL, request, from_statx, &st);
+		drop_unasked_cmtime(&st, request, from_statx);
+	}
 	return xs_copyout(&st, request, buffer, buflen);
 }
 
-/* Inlined into both entry points: one call less on every call. */
-static inline __attribute__((always_inline))
-ssize_t do_xstat(const struct xs_target *t,
+/*
+ * The kernel's answer is in: record it, then either copy it out or, when
+ * a class (3) field or extra result is still missing, take the anchored
+ * path.
+ */
+static ssize_t answered(const struct xs_target *t, uint64_t request,
+			const union xs_kernel_stat *k, int from_statx,
+			struct xstat *buffer, size_t buflen)
+{
+	struct xs_stat st;
+
+	record(&st, request, k, from_statx);
+	/*
+	 * The promises need the filesystem's type: without statx's unique
+	 * mount ID only the anchor can name the filesystem for fscache.c.
+	 */
+	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
+	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
+		return anchored(t, request, k, from_statx, buffer, buflen);
+	if (request & XS_PROMISE_EXTRAS) {
+		xs_promise_fill(NULL, request, &st);
+		drop_unasked_cmtime(&st, request, from_statx);
+	}
+	return xs_copyout(&st, request, buffer, buflen);
+}
+
+static ssize_t do_xstat(const struct xs_target *t,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat k;
-	uint64_t request, missing;
-	int direct, ret;
+	uint64_t request;
+	int ret;
 
 	if ((t->flags & SYNC_FLAGS) == SYNC_FLAGS)
 		return fail(EINVAL);
@@ -75,59 +206,101 @@ ssize_t do_xstat(const struct xs_target *t,
 	/* Undefined request bits are ignored, as in the patch. */
 	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
 			 : XSTAT_REQUEST__EXTENDED_STATS;
-	/* Room for the whole and no extra result: fastpath.h may answer. */
-	direct = buflen >= sizeof(struct xstat) && !(request & XS_EXTRAS);
+	/*
+	 * No kernel answer holds a generation or a data version: anchor
+	 * first, so the call is the anchor's open, its statx, the probe and
+	 * the close, with no statx by path before.
+	 */
+	if (request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION))
+		return anchored(t, request, NULL, 0, buffer, buflen);
 
 	ret = xs_statx_call(t, request, &k.sx);
-	if (ret == 0) {
-		if (direct) {
-			missing = xs_fast_from_statx(&k.sx, request, buffer);
-			if (!missing ||
-			    xs_supplement_direct(missing,
-						 xs_fast_mnt_tag(&k.sx), buffer))
-				return sizeof(struct xstat);
-		}
-		return general(t, request, &k, 1, buffer, buflen);
-	}
+	if (ret == 0)
+		return answered(t, request, &k, 1, buffer, buflen);
 	if (ret != -ENOSYS)
 		return fail(-ret);
-
+	/*
+	 * fstatat has no class (3) field and no mount ID: either asked for
+	 * (a promise needs the mount) is anchored work from the start.
+	 */
+	if (request & (XS_CLASS3 | XS_PROMISE_EXTRAS))
+		return anchored(t, request, NULL, 0, buffer, buflen);
 	ret = xs_fstatat(t, &k.sb);
 	if (ret)
 		return fail(-ret);
-	/* fstatat has no class (3) field: any asked for needs supplements. */
-	if (direct) {
-		xs_fast_from_stat(&k.sb, buffer);
-		missing = request & XS_CLASS3;
-		if (!missing || xs_supplement_direct(missing, 0, buffer))
-			return sizeof(struct xstat);
-	}
-	return general(t, request, &k, 0, buffer, buflen);
+	return answered(t, request, &k, 0, buffer, buflen);
 }
 
-XS_EXPORT XS_HOT ssize_t xstat(int dfd, const char *filename, unsigned flags,
+/*
+ * The name lies in the result buffer (legal: nothing is restrict): a
+ * result written before the anchored path reads the name again would
+ * change it, so it is copied first, as the system calls do.
+ */
+static __attribute__((noinline, cold))
+ssize_t xstat_name_copied(struct xs_target *t,
+			  const struct xstat_parameters *params,
+			  struct xstat *buffer, size_t buflen)
+{
+	char name[PATH_MAX];
+	size_t len = strnlen(t->path, sizeof(name));
+
+	if (len == sizeof(name))
+		return fail(ENAMETOOLONG);
+	memcpy(name, t->path, len + 1);
+	t->path = name;
+	return do_xstat(t, params, buffer, buflen);
+}
+
+/* Does the name overlap [buffer, buffer + buflen)? */
+static inline int name_in_buffer(const char *name, const struct xstat *buffer,
+				 size_t buflen)
+{
+	uintptr_t n = (uintptr_t)name, b = (uintptr_t)buffer;
+
+	return n < b + buflen && n + strlen(name) + 1 > b;
+}
+
+XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { dfd, filename, flags };
+	struct xs_target t = { dfd, filename, flags, 0, NULL, 0, 0 };
+	int saved = errno;
+	ssize_t ret;
 
 	if (flags & ~XSTAT_FLAGS)
 		return fail(EINVAL);
 	if (!filename)
 		return fail(EFAULT);
-	return do_xstat(&t, params, buffer, buflen);
+	if (buflen && (uintptr_t)filename < (uintptr_t)buffer + buflen &&
+	    name_in_buffer(filename, buffer, buflen))
+		ret = xstat_name_copied(&t, params, buffer, buflen);
+	else
+		ret = do_xstat(&t, params, buffer, buflen);
+	/* Internal probes fail on the way: success leaves errno alone. */
+	if (ret >= 0)
+		errno = saved;
+	return ret;
 }
 
-XS_EXPORT XS_HOT ssize_t fxstat(unsigned fd, unsigned flags,
+XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 			 const struct xstat_parameters *params,
 			 struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { (int)fd, "", AT_EMPTY_PATH | flags };
+	struct xs_target t = { fd, "", AT_EMPTY_PATH | flags, 0, NULL, 0, 0 };
+	int saved = errno;
+	ssize_t ret;
 
 	if (flags & ~SYNC_FLAGS)
 		return fail(EINVAL);
-	/* "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse. */
-	if (fd > INT_MAX)
+	/*
+	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every
+	 * negative fd (0.1.0's unsigned fd above INT_MAX: the same bits).
+	 */
+	if (fd < 0)
 		return fail(EBADF);
-	return do_xstat(&t, params, buffer, buflen);
+	ret = do_xstat(&t, params, buffer, buflen);
+	if (ret >= 0)
+		errno = saved;
+	return ret;
 }

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Print, as C, the program in the "Program source" subsection of the
-# EXAMPLES section of the man page $1, so that "make check" compiles and
-# runs the very text the reader sees.  Unknown roff escapes are an error:
+# EXAMPLES section of the man page $1 (the $2nd such subsection, default
+# the first), so that "make check" compiles and runs the very text the
+# reader sees.  Unknown roff escapes are an error:
 # better a failed build than a program that differs from the page.
 set -eu
 page=$1
-awk '
+nth=${2:-1}
+awk -v want="$nth" '
 function unescape(s,    out, c, n) {
 	out = ""
 	while ((n = index(s, "\\")) > 0) {
@@ -35,7 +37,7 @@ function unescape(s,    out, c, n) {
 	return out s
 }
 /^\.SH / { in_examples = ($2 == "EXAMPLES") }
-in_examples && /^\.SS Program source/ { in_source = 1; next }
+in_examples && /^\.SS Program source/ { in_source = (++seen == want); next }
 in_source && /^\.EX/ { in_block = 1; next }
 in_block && /^\.EE/ { done = 1; exit }
 in_block { print unescape($0) }

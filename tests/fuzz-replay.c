@@ -7,10 +7,14 @@
  * (and the sanitizer and valgrind runs of it) replays them.
  */
 #include <dirent.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 #include "testhelp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -56,29 +60,52 @@ static int replay_dir(const char *dir)
 	return n;
 }
 
-int main(void)
+static const char *srcdir(void)
 {
 	const char *src = getenv("top_srcdir");
-	char dir[4096], seeds[256];
-	int n, m;
 
-	snprintf(dir, sizeof(dir), "%s/fuzz/regressions", src ? src : ".");
+	return src ? src : ".";
+}
+
+/* The regression inputs kept in fuzz/regressions: none may crash. */
+static void test_regressions(void **state)
+{
+	char dir[4096];
+	int n;
+
+	(void)state;
+	th_pathf(dir, sizeof(dir), "%s/fuzz/regressions", srcdir());
 	n = replay_dir(dir);
-	if (n < 0) {
-		fprintf(stderr, "cannot read %s\n", dir);
-		return 1;
-	}
-	if (!th_mkdtemp(seeds, sizeof(seeds)))
-		return 1;
-	if (th_run(NULL, 0, "sh '%s/fuzz/make-seeds.sh' '%s'",
-		   src ? src : ".", seeds) != 0) {
+	if (n < 0)
+		fail_msg("cannot read %s", dir);
+	print_message("replayed %d regression inputs\n", n);
+}
+
+/* Real images' metadata, made now by mkfs: none may crash. */
+static void test_seeds(void **state)
+{
+	char seeds[256];
+	int m;
+
+	(void)state;
+	assert_non_null(th_mkdtemp(seeds, sizeof(seeds)));
+	if (th_run(NULL, 0, "sh '%s/fuzz/make-seeds.sh' '%s'", srcdir(),
+		   seeds) != 0) {
 		th_rmrf(seeds);
-		fprintf(stderr, "SKIP: cannot make seed images (e2fsprogs?)\n");
-		printf("replayed %d regression inputs\n", n);
-		return n > 0 ? 0 : TH_SKIP;
+		th_skip("cannot make seed images (e2fsprogs?)");
 	}
 	m = replay_dir(seeds);
 	th_rmrf(seeds);
-	printf("replayed %d regression inputs and %d real-image seeds\n", n, m);
-	return m > 0 ? 0 : 1;
+	print_message("replayed %d real-image seeds\n", m);
+	assert_true(m > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_regressions),
+		cmocka_unit_test(test_seeds),
+	};
+
+	return th_run_tests(tests);
 }

@@ -218,10 +218,8 @@ static void test_eacces(void **state)
 	int status;
 
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("  not root: EACCES case needs setuid; skipped\n");
-		return;
-	}
+	if (geteuid() != 0)
+		th_skip("EACCES: not root, cannot drop to another uid");
 	snprintf(locked, sizeof(locked), "%s/locked", dir);
 	snprintf(inner, sizeof(inner), "%s/inner", locked);
 	assert_int_equal(mkdir(locked, 0700), 0);
@@ -266,17 +264,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eacces,
 			th_fds_setup, th_fds_teardown),
 	};
-	int fd, ret;
+	int ret;
 
-	if (!th_mkdtemp(dir, sizeof(dir)))
+	if (th_dir_with_file(dir, sizeof(dir), reg, sizeof(reg)))
 		return 1;
-	snprintf(reg, sizeof(reg), "%s/reg", dir);
-	fd = open(reg, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, "x", 1) != 1)
-		return 1;
-	close(fd);
 	th_block_from_env();
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	ret = th_run_tests(tests);
 	th_rmrf(dir);
 	return ret;
 }

@@ -8,7 +8,8 @@ set -u
 
 ex=$top_builddir/tests/xstat-example
 exx=$top_builddir/tests/xstat-extra-example
-for p in "$ex" "$exx"; do
+exc=$top_builddir/tests/xstat-changed-example
+for p in "$ex" "$exx" "$exc"; do
 	[ -x "$p" ] || { echo "FAIL: $p was not built"; exit 1; }
 done
 
@@ -153,5 +154,31 @@ if [ -n "$unique_statx" ] && [ -n "$unique_fallback" ] &&
 	[ "$unique_statx" != "$unique_fallback" ]; then
 	fail "unique mount ID: statx $unique_statx, fallback $unique_fallback"
 fi
+
+# "Has this file changed?": the test's own changes are the oracle.
+changed() {	# changed LABEL EXPECTED [ENV...]
+	label=$1 want=$2
+	shift 2
+	got=$(env "$@" "$exc" "$tmp/state" "$tmp/watched" 2>&1)
+	echo "--- changed: $label: $got"
+	case $got in
+	"$want"*)	;;
+	*)	fail "changed example, $label: \"$got\", expected \"$want\"";;
+	esac
+}
+for env in LIBXSTAT_NO_STATX=0 LIBXSTAT_NO_STATX=1; do
+	rm -f "$tmp/state" "$tmp/watched"
+	echo one >"$tmp/watched"
+	changed "first look ($env)" new "$env"
+	changed "second look ($env)" unchanged "$env"
+	echo two >>"$tmp/watched"
+	changed "after a write ($env)" changed "$env"
+	chmod 600 "$tmp/watched"
+	changed "after chmod ($env)" changed "$env"
+	changed "again ($env)" unchanged "$env"
+	rm "$tmp/watched"
+	echo one >"$tmp/watched"
+	changed "after replacing ($env)" replaced "$env"
+done
 
 exit $status

@@ -322,8 +322,7 @@ static void corrupt_image(const char *mkfs)
 	int i, n = 0, is64;
 
 	print_message("image: %s\n", mkfs);
-	if (th_loop_mount(&lp, 32, mkfs, NULL))
-		fail_msg("cannot mount an image made by '%s'", mkfs);
+	th_loop_mount_test(&lp, 32, mkfs, NULL);
 	populate(lp.mnt, lp.dev, 1);
 	read_sb(lp.dev, &s);
 	is64 = s.desc_size >= 64;
@@ -558,12 +557,16 @@ static void test_stale(void **state)
 	if (err)
 		fail_msg("image a: %s", err);
 
-	/* 128-byte inodes: no crtime, so no BTIME; i_version is there. */
+	/*
+	 * 128-byte inodes: no crtime, so no BTIME; i_version is there, but
+	 * with whole-second ctimes it cannot keep a data version's promise,
+	 * so none is reported (contract 4, libxstat(7)).
+	 */
 	switch_to("b");
 	observe_files(stale_mnt, 1);
 	for (n = 0; n < NFILES; n++)
 		assert_false(files[n].has_btime);
-	err = probe_all(XSTAT_REQUEST_DATA_VERSION, 0, 1, &n);
+	err = probe_all(0, 1, 1, &n);
 	if (err)
 		fail_msg("image b: %s", err);
 
@@ -629,5 +632,5 @@ int main(void)
 	/* Before any xstat(): BTIME can then only come from the prober. */
 	setenv("LIBXSTAT_NO_STATX", "1", 1);
 	signal(SIGALRM, SIG_DFL);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return th_run_tests(tests);
 }

@@ -565,7 +565,7 @@ int main(void)
 	}
 	if (!th_mkdtemp(tmpdir, sizeof(tmpdir)))
 		return 1;
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	ret = th_run_tests(tests);
 	th_rmrf(tmpdir);
 	return ret;
 }

@@ -694,13 +694,11 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	fails += _cmocka_run_group_tests("fuse-getattr-server", tests,
-					 sizeof(tests) / sizeof(tests[0]),
-					 setup_getattr, teardown);
-	fails += _cmocka_run_group_tests("fuse-statx-server", tests,
-					 sizeof(tests) / sizeof(tests[0]),
-					 setup_statx, teardown);
-	fails += _cmocka_run_group_tests("fuse-dead-server", dead, 1,
-					 setup_getattr, teardown);
+	fails += cmocka_run_group_tests_name("fuse-getattr-server", tests,
+					     setup_getattr, teardown);
+	fails += cmocka_run_group_tests_name("fuse-statx-server", tests,
+					     setup_statx, teardown);
+	fails += cmocka_run_group_tests_name("fuse-dead-server", dead,
+					     setup_getattr, teardown);
 	return fails ? 1 : 0;
 }

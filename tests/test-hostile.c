@@ -32,6 +32,7 @@
 #include <cmocka.h>
 #include "xstat.h"
 #include "internal.h"
+#include "anchor.h"
 #include "testhelp.h"
 
 static char dir[PATH_MAX];
@@ -120,14 +121,16 @@ static void test_path_max(void **state)
 }
 
 /*
- * The path names another file by the time it is opened (a directory
- * replaced by a symlink, say): the dev/ino check must refuse it.  The race
- * is made deterministic by handing the opener the stat of another file.
+ * The anchor names another file than the one stat'ed (a directory
+ * replaced by a symlink, say): the reopen's dev/ino check must refuse it.
+ * The race is made deterministic by handing the reopen the stat of
+ * another file.
  */
 static void test_swapped_between_stat_and_open(void **state)
 {
 	char a[PATH_MAX + 8], b[PATH_MAX + 8];
-	struct xs_target t = { AT_FDCWD, a, 0 };
+	struct xs_target t = { AT_FDCWD, a, 0, 0, NULL, 0, 0 };
+	struct xs_anchor an;
 	struct xs_stat st;
 	struct stat sb;
 	int close_it, fds = th_count_fds();
@@ -143,10 +146,17 @@ static void test_swapped_between_stat_and_open(void **state)
 	st.ino = sb.st_ino;			/* the symlink, not the dir */
 	st.dev_major = major(sb.st_dev);
 	st.dev_minor = minor(sb.st_dev);
-	assert_int_equal(xs_open_for_ioctl(&t, &st, &close_it), -ESTALE);
-	/* With AT_SYMLINK_NOFOLLOW the link itself is never followed. */
+	assert_int_equal(xs_anchor_open(&t, &an), 0);
+	assert_int_equal(xs_reopen(&an.at, &st, &close_it), -ESTALE);
+	xs_anchor_close(&an);
+	/* With AT_SYMLINK_NOFOLLOW the link itself is never opened. */
 	t.flags = AT_SYMLINK_NOFOLLOW;
-	assert_true(xs_open_for_ioctl(&t, &st, &close_it) < 0);
+	assert_int_equal(xs_anchor_open(&t, &an), 0);
+	st.mode = S_IFLNK | 0777;
+	assert_true(xs_reopen(&an.at, &st, &close_it) < 0);
+	xs_anchor_close(&an);
+	/* Not anchored: nothing is opened at all. */
+	assert_int_equal(xs_reopen(&t, &st, &close_it), -EBADF);
 	assert_int_equal(th_count_fds(), fds);
 }
 
@@ -243,10 +253,8 @@ static void test_no_free_fd(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77) {
-		print_message("  cannot exhaust descriptors here; skipped\n");
-		return;
-	}
+	if (WEXITSTATUS(status) == 77)
+		th_skip("cannot exhaust descriptors here");
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -259,10 +267,8 @@ static void test_no_proc_sys(void **state)
 	int status, fd;
 
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("  not root: cannot hide /proc; skipped\n");
-		return;
-	}
+	if (geteuid() != 0)
+		th_skip("no /proc: not root, cannot hide it");
 	snprintf(file, sizeof(file), "%s/noproc", dir);
 	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
@@ -298,10 +304,8 @@ static void test_no_proc_sys(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77) {
-		print_message("  no mount namespaces here; skipped\n");
-		return;
-	}
+	if (WEXITSTATUS(status) == 77)
+		th_skip("no /proc: no mount namespace to hide it in");
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -330,10 +334,8 @@ static void test_eintr(void **state)
 	int i, fd, bad = 0;
 
 	(void)state;
-	if (th_loop_mount(&l, 32, "mkfs.ext4 -q -F %s", NULL)) {
-		print_message("  no root or loop devices: skipped\n");
-		return;
-	}
+	if (th_loop_mount(&l, 32, "mkfs.ext4 -q -F %s", NULL))
+		th_skip("EINTR: cannot make a loop-mounted ext4 image");
 	snprintf(file, sizeof(file), "%s/f", l.mnt);
 	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
@@ -424,7 +426,7 @@ int main(void)
 	if (!th_mkdtemp(dir, sizeof(dir)))
 		return 1;
 	th_block_from_env();
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	ret = th_run_tests(tests);
 	th_rmrf(dir);
 	return ret;
 }

@@ -15,6 +15,7 @@
 #include "xstat.h"
 #include "internal.h"
 #include "mask.h"
+#include "testhelp.h"
 
 static void test_sizes(void **state)
 {
@@ -168,8 +169,8 @@ static void test_mask_from_statx(void **state)
 
 /*
  * Every mask is the union of its bits: the translation has no case where
- * one bit changes another's (the fast path translates the extra-result
- * bits separately, so combinations matter).  All 2^20 request masks and
+ * one bit changes another's (the extra-result bits are translated
+ * separately, so combinations matter).  All 2^20 request masks and
  * all 2^18 statx masks of the bits above.
  */
 static void test_mask_union(void **state)
@@ -217,5 +218,5 @@ int main(void)
 		cmocka_unit_test(test_mask_union),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return th_run_tests(tests);
 }

@@ -20,8 +20,29 @@ fail() {
 	status=1
 }
 
-pages=$(cd "$man" && ls man1/*.1 man3/*.3 man7/*.7)
+# Alias pages are one ".so man3/PAGE" line (man-pages(7)); the rest are
+# pages and get every check below.
+all=$(cd "$man" && ls man1/*.1 man3/*.3 man7/*.7)
+pages='' aliases=''
+for p in $all; do
+	if head -n 1 "$man/$p" | grep -q '^\.so '; then
+		aliases="$aliases $p"
+	else
+		pages="$pages $p"
+	fi
+done
 [ -n "$pages" ] || fail "no man pages under $man"
+
+# An alias has one line, names an existing page, and that page's NAME
+# lists the alias.
+for a in $aliases; do
+	[ "$(wc -l <"$man/$a")" -eq 1 ] || fail "$a: an alias is one .so line"
+	target=$(sed -n 's/^\.so //p' "$man/$a")
+	[ -f "$man/$target" ] || fail "$a: .so $target: no such page"
+	name=$(basename "$a" .3)
+	sed -n '/^\.SH NAME/,/^\.SH /p' "$man/$target" 2>/dev/null |
+		grep -q "\<$name\>" || fail "$a: $target does not name $name"
+done
 
 for p in $pages; do
 	out=$(cd "$man" && mandoc -T lint -W warning "$p" 2>&1)
@@ -32,7 +53,10 @@ $out"
 		[ -z "$out" ] || fail "groff -ww $p:
 $out"
 	fi
-	if command -v man >/dev/null 2>&1; then
+	# man -l formats with groff's nroff and tbl: without them, not run.
+	if command -v man >/dev/null 2>&1 &&
+	   command -v nroff >/dev/null 2>&1 && command -v tbl >/dev/null 2>&1
+	then
 		text=$(cd "$man" && MANWIDTH=80 man --warnings -l "$p" \
 			2>"${TMPDIR:-/tmp}/xstat-man.$$")
 		out=$(cat "${TMPDIR:-/tmp}/xstat-man.$$")
@@ -44,7 +68,8 @@ $out"
 done
 
 # Sections every page must have (man-pages(7) order is checked by mandoc).
-for p in $(cd "$man" && ls man3/*.3); do
+for p in $pages; do
+	case $p in man3/*) ;; *) continue;; esac
 	for s in NAME SYNOPSIS DESCRIPTION "RETURN VALUE" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"*$s\"*\$" "$man/$p" || fail "$p: no $s section"
 	done
@@ -127,8 +152,23 @@ for o in $(printf '%s' "$shorts" | sed 's/./& /g'); do
 done
 
 # The pages are installed: listed in man/man.am.
-for p in $pages; do
+for p in $pages $aliases; do
 	grep -q "man/$p" "$man/man.am" || fail "$p is not in man/man.am"
+done
+
+# Packaging conventions (lintian, man-pages(7)): no source line over 80
+# bytes (mandoc reports those only at style level), a REPORTING BUGS
+# section, SEE ALSO ordered by section then name.
+for p in $pages; do
+	awk 'length($0) > 80 { printf "%d ", FNR }' "$man/$p" | grep . &&
+		fail "$p: lines over 80 bytes (line numbers above)"
+	grep -q '^\.SH REPORTING BUGS$' "$man/$p" ||
+		fail "$p: no REPORTING BUGS section"
+	got=$(sed -n '/^\.SH SEE ALSO/,/^\.SH /s/^\.BR \([^ ]*\) (\([0-9]\)).*/\2 \1/p' \
+		"$man/$p")
+	want=$(printf '%s\n' "$got" | LC_ALL=C sort -k1,1n -k2,2)
+	[ -n "$got" ] || fail "$p: SEE ALSO is empty"
+	[ "$got" = "$want" ] || fail "$p: SEE ALSO is not in section, name order"
 done
 
 exit $status

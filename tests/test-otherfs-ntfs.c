@@ -221,7 +221,7 @@ int main(void)
 		return ret == TH_SKIP ? TH_SKIP : 1;
 	}
 	th_block_from_env();
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	ret = th_run_tests(tests);
 	cleanup();
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "internal.h"
 #include "fsprobe_uapi.h"
+#include "testhelp.h"
 
 static void nt(uint64_t v, int64_t sec, uint32_t nsec)
 {
@@ -108,5 +109,5 @@ int main(void)
 		cmocka_unit_test(btrfs_layout),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return th_run_tests(tests);
 }

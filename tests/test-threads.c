@@ -9,11 +9,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <cmocka.h>
 #include "xstat.h"
 #include "testhelp.h"
 
@@ -62,10 +66,11 @@ static void *worker(void *arg)
 	return (void *)bad;
 }
 
-int main(void)
+/* The whole run: 0 when every thread agreed and no fd leaked. */
+static int run(void)
 {
 	pthread_t t[THREADS];
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], shm[64];
 	long total_bad = 0;
 	int fds, i, fd;
 
@@ -74,7 +79,20 @@ int main(void)
 	snprintf(paths[0], PATH_MAX, "%s/file", dir);
 	snprintf(paths[1], PATH_MAX, "%s", dir);
 	snprintf(paths[2], PATH_MAX, "/dev/null");
-	snprintf(paths[3], PATH_MAX, "/dev/shm");
+	/*
+	 * A tmpfs directory of our own: /dev/shm itself changes under other
+	 * tests (and may not be writable); else a second file on $TMPDIR.
+	 */
+	snprintf(shm, sizeof(shm), "/dev/shm/xstat-threads.XXXXXX");
+	if (mkdtemp(shm)) {
+		snprintf(paths[3], PATH_MAX, "%s", shm);
+	} else {
+		snprintf(paths[3], PATH_MAX, "%s/file2", dir);
+		fd = open(paths[3], O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return 1;
+		close(fd);
+	}
 	fd = open(paths[0], O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return 1;
@@ -133,5 +151,22 @@ int main(void)
 	if (!(expected[0].st_result_mask & XSTAT_REQUEST_GEN))
 		printf("note: no generation on %s\n", paths[0]);
 	th_rmrf(dir);
+	if (!strncmp(paths[3], "/dev/shm/", 9))
+		rmdir(paths[3]);
 	return total_bad ? 1 : 0;
+}
+
+static void test_agree(void **state)
+{
+	(void)state;
+	assert_int_equal(run(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agree),
+	};
+
+	return th_run_tests(tests);
 }

@@ -98,7 +98,7 @@ int main(void)
 	close(fd);
 	blocked = th_block_from_env();
 	(void)blocked;
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	ret = th_run_tests(tests);
 	th_rmrf(dir);
 	return ret;
 }

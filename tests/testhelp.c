@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <cmocka.h>
 #include "testhelp.h"
 
 void th_require_root(void)
@@ -14,6 +19,51 @@ void th_require_root(void)
 		fprintf(stderr, "SKIP: needs root\n");
 		exit(TH_SKIP);
 	}
+}
+
+static size_t skipped;
+
+void th_skip_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "SKIP: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	skipped++;
+}
+
+int th_group_result(int failed, size_t ntests)
+{
+	if (failed == 0 && ntests && skipped >= ntests)
+		return TH_SKIP;
+	return failed;
+}
+
+static int (*program_run)(void);
+
+static void program_test(void **state)
+{
+	int ret;
+
+	(void)state;
+	fflush(stderr);
+	ret = program_run();
+	if (ret == TH_SKIP)
+		th_skip("see the messages above");
+	assert_int_equal(ret, 0);
+}
+
+int th_run_program(int (*run)(void))
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(program_test),
+	};
+
+	program_run = run;
+	return th_run_tests(tests);
 }
 
 int th_count_fds(void)
@@ -111,6 +161,23 @@ void th_rmrf(const char *path)
 	th_run(NULL, 0, "rm -rf '%s'", path);
 }
 
+int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
+{
+	int fd;
+
+	if (!th_mkdtemp(dir, dirlen))
+		return -1;
+	th_pathf(reg, reglen, "%s/reg", dir);
+	fd = open(reg, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, "x", 1) != 1) {
+		if (fd >= 0)
+			close(fd);
+		th_rmrf(dir);
+		return -1;
+	}
+	return close(fd);
+}
+
 int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		  const char *mount_opts)
 {
@@ -118,13 +185,19 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 	char dir[200];
 
 	memset(l, 0, sizeof(*l));
-	if (geteuid() != 0)
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP: loop-mounted images need root\n");
 		return TH_SKIP;
-	if (access("/dev/loop-control", F_OK) != 0)
+	}
+	if (access("/dev/loop-control", F_OK) != 0) {
+		fprintf(stderr, "SKIP: no loop devices (/dev/loop-control)\n");
 		return TH_SKIP;
+	}
 	if (sscanf(mkfs, "%63s", tool) != 1 ||
-	    th_run(NULL, 0, "command -v %s >/dev/null 2>&1", tool) != 0)
+	    th_run(NULL, 0, "command -v %s >/dev/null 2>&1", tool) != 0) {
+		fprintf(stderr, "SKIP: %s is missing\n", tool);
 		return TH_SKIP;
+	}
 	if (!th_mkdtemp(dir, sizeof(dir)))
 		return -1;
 	snprintf(l->image, sizeof(l->image), "%s/image", dir);
@@ -137,6 +210,7 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		return -1;
 	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
 		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
+		fprintf(stderr, "SKIP: no free loop device (losetup -f)\n");
 		th_rmrf(dir);
 		return TH_SKIP;
 	}
@@ -153,9 +227,18 @@ int th_loop_check(struct th_loop *l, const char *mkfs)
 {
 	int ret = th_loop_mount(l, 16, mkfs, NULL);
 
-	if (ret == TH_SKIP)
-		fprintf(stderr, "SKIP: no loop devices\n");
 	return ret == 0 || ret == TH_SKIP ? ret : 1;
+}
+
+void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
+			const char *mkfs, const char *mount_opts)
+{
+	int ret = th_loop_mount(l, size_mb, mkfs, mount_opts);
+
+	if (ret == TH_SKIP)
+		th_skip("cannot make an image with '%s' here", mkfs);
+	if (ret)
+		fail_msg("cannot mount an image made by '%s' (%d)", mkfs, ret);
 }
 
 void th_loop_umount(struct th_loop *l)

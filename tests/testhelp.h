@@ -9,10 +9,46 @@
 
 #include <stddef.h>
 
+/*
+ * The tests build paths with snprintf into fixed buffers and check the
+ * length themselves (th_pathf): gcc's -Wformat-truncation would only
+ * repeat that.  Here rather than in each test's flags (clang has no such
+ * warning).
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
 #define TH_SKIP	77
 
 /* Exit 77 with a reason unless running as root. */
 void th_require_root(void);
+
+/*
+ * Skip the running cmocka test because the machine lacks something (a
+ * tool, a filesystem, a writable tmpfs, a visible mount): the reason goes
+ * to stderr, cmocka marks the test skipped.  Only for what the machine
+ * lacks, never for what the library got wrong.
+ */
+void th_skip_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define th_skip(...)	do { th_skip_note(__VA_ARGS__); skip(); } while (0)
+
+/*
+ * Run a static array of cmocka tests: the number that failed, or TH_SKIP
+ * (77) if every one of them skipped, so that the harness says SKIP rather
+ * than PASS for a program that tested nothing.
+ */
+int th_group_result(int failed, size_t ntests);
+#define th_run_tests(tests) \
+	th_group_result(cmocka_run_group_tests(tests, NULL, NULL), \
+			sizeof(tests) / sizeof((tests)[0]))
+
+/*
+ * For a program whose cases share one mount or chroot and run in order:
+ * @run as the one cmocka test (its 0 passes, TH_SKIP skips, anything else
+ * fails), each case saying on stderr what it checked.
+ */
+int th_run_program(int (*run)(void));
 
 /* Number of open file descriptors of this process (/proc/self/fd). */
 int th_count_fds(void);
@@ -43,10 +79,17 @@ char *th_mkdtemp(char *buf, size_t len);
 void th_rmrf(const char *path);
 
 /*
+ * The usual fixture: a fresh temporary directory @dir holding @reg, its
+ * regular file "reg" of one byte ("x", mode 0644).  Returns 0, or -1 with
+ * errno set (the caller exits 1).  th_rmrf(dir) removes both.
+ */
+int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen);
+
+/*
  * A loop-mounted filesystem image.  @mkfs is the command that formats the
  * image, with "%s" for its path ("mkfs.ext4 -q -b 1024 %s").  Returns 0,
- * or TH_SKIP if loop devices or the mkfs tool are missing (the caller
- * should then exit 77), or -1 on another failure.
+ * or TH_SKIP if root, loop devices or the mkfs tool are missing (said on
+ * stderr; the caller skips), or -1 on another failure.
  */
 struct th_loop {
 	char	image[256];
@@ -58,9 +101,18 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 void th_loop_umount(struct th_loop *l);
 
 /*
+ * Inside a cmocka test: th_loop_mount() a @size_mb image, or skip the test
+ * (TH_SKIP: no root, loop devices or mkfs tool) or fail it (any other
+ * error).  The caller (or its teardown) unmounts it with th_loop_umount().
+ */
+void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
+			const char *mkfs, const char *mount_opts);
+
+/*
  * For a test program's main(): do loop devices and @mkfs's filesystem
  * work here?  Mounts a 16 MiB image; 0: it is mounted at @l (the caller
- * unmounts it), TH_SKIP: no loop devices (said on stderr), 1: failure.
+ * unmounts it), TH_SKIP: no root, loop devices or mkfs tool (said on
+ * stderr), 1: failure.
  */
 int th_loop_check(struct th_loop *l, const char *mkfs);
 

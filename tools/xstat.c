@@ -1,350 +1,461 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * xstat - print extended file status, in the format of the test program
- * that accompanied the xstat() patch, or as JSON.  Uses only the public
- * header, like any application.
+ * xstat - print extended file status, laid out as coreutils stat(1) does,
+ * in a user's format (-c, --printf), tersely (-t), as JSON (-j) or as the
+ * xstat() patch's test program did (--patch).  This file reads the command
+ * line and examines each file; the other files of tools/ print.  Uses only
+ * the public header, like any application.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/stat.h>
 #include "xstat.h"
+#include "format.h"
+#include "json.h"
+#include "out.h"
+#include "patch.h"
+#include "quote.h"
+#include "result.h"
+#include "walk.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
 
-static void print_time(const char *field, const struct xstat_time *xt)
-{
-	char buf[100];
-	struct tm tm;
-	time_t t = (time_t)xt->tv_sec;
+enum output { OUT_LAYOUT, OUT_FORMAT, OUT_TERSE, OUT_JSON, OUT_PATCH };
 
-	if (!localtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%F %T", &tm)) {
-		printf("%s%lld.%09llu\n", field, xt->tv_sec, xt->tv_nsec);
-		return;
-	}
-	printf("%s%s.%09llu", field, buf, xt->tv_nsec);
-	strftime(buf, sizeof(buf), "%z", &tm);
-	printf("%s\n", buf);
-}
-
-static char file_type(unsigned mode, const char **name)
-{
-	switch (mode & S_IFMT) {
-	case S_IFIFO:	*name = "FIFO"; return 'p';
-	case S_IFCHR:	*name = "character special file"; return 'c';
-	case S_IFDIR:	*name = "directory"; return 'd';
-	case S_IFBLK:	*name = "block special file"; return 'b';
-	case S_IFREG:	*name = "regular file"; return '-';
-	case S_IFLNK:	*name = "symbolic link"; return 'l';
-	case S_IFSOCK:	*name = "socket"; return 's';
-	}
-	*name = "unknown type";
-	return '?';
-}
-
-/* Extra results, found with the library's accessor, never by offset. */
-struct extras {
-	const struct xstat_mnt_id		*mnt;
-	const struct xstat_attributes		*attr;
-	const struct xstat_dioalign		*dio;
-	const struct xstat_subvol		*subvol;
-	const struct xstat_write_atomic		*atomic;
-	const struct xstat_dio_read_align	*dio_read;
+struct options {
+	unsigned long long query;
+	unsigned flags;
+	bool force_sync, no_sync;
+	enum output output;
+	const char *format;		/* -c, --printf */
+	struct format_opts fo;
+	bool recursive, xdev;		/* -r, -x */
+	unsigned threads;		/* --threads */
 };
 
-static void find_extras(const struct xstat *x, size_t len, struct extras *e)
+enum {
+	OPT_EXTRA = 0x100,	/* + the extra's bit number - 14 */
+	OPT_PRINTF = 0x200,
+	OPT_PATCH,
+	OPT_CACHED,
+	OPT_TOKEN,
+	OPT_DV_PROMISE,
+	OPT_THREADS,
+};
+
+static const struct option longopts[] = {
+	{ "force-sync", no_argument, NULL, 'F' },
+	{ "no-sync", no_argument, NULL, 'N' },
+	{ "cached", required_argument, NULL, OPT_CACHED },
+	{ "dereference", no_argument, NULL, 'L' },
+	{ "no-basic-stats", no_argument, NULL, 'O' },
+	{ "mask", required_argument, NULL, 'm' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "format", required_argument, NULL, 'c' },
+	{ "printf", required_argument, NULL, OPT_PRINTF },
+	{ "terse", no_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "patch", no_argument, NULL, OPT_PATCH },
+	{ "recursive", no_argument, NULL, 'r' },
+	{ "one-file-system", no_argument, NULL, 'x' },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "mnt-id", no_argument, NULL, OPT_EXTRA + 0 },
+	{ "attributes", no_argument, NULL, OPT_EXTRA + 1 },
+	{ "dioalign", no_argument, NULL, OPT_EXTRA + 2 },
+	{ "subvol", no_argument, NULL, OPT_EXTRA + 3 },
+	{ "write-atomic", no_argument, NULL, OPT_EXTRA + 4 },
+	{ "dio-read-align", no_argument, NULL, OPT_EXTRA + 5 },
+	{ "change-token", no_argument, NULL, OPT_TOKEN },
+	{ "dv-promise", no_argument, NULL, OPT_DV_PROMISE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(void)
 {
-	e->mnt = xstat_extra(x, len, XSTAT_REQUEST_MNT_ID);
-	e->attr = xstat_extra(x, len, XSTAT_REQUEST_ATTRIBUTES);
-	e->dio = xstat_extra(x, len, XSTAT_REQUEST_DIOALIGN);
-	e->subvol = xstat_extra(x, len, XSTAT_REQUEST_SUBVOL);
-	e->atomic = xstat_extra(x, len, XSTAT_REQUEST_WRITE_ATOMIC);
-	e->dio_read = xstat_extra(x, len, XSTAT_REQUEST_DIO_READ_ALIGN);
+	printf(
+"Usage: xstat [OPTION]... FILE...\n"
+"Print extended file status with xstat(3); FILE - is standard input.\n"
+"\n"
+"  -L, --dereference      follow a final symbolic link\n"
+"  -F, --force-sync       synchronise attributes with the server first\n"
+"  -N, --no-sync          use cached attributes, never synchronise\n"
+"      --cached=MODE      always (-N), never (-F) or default\n"
+"  -O, --no-basic-stats   do not request the basic stats\n"
+"  -m, --mask=MASK        request exactly MASK (0x hex, 0 octal, decimal)\n"
+"  -a, --all              request every defined result, extras included\n"
+"      --mnt-id, --attributes, --dioalign, --subvol, --write-atomic,\n"
+"      --dio-read-align   also request that extra result\n"
+"      --change-token     also request the change token and its promise\n"
+"      --dv-promise       also request what the data version promises\n"
+"  -c, --format=FORMAT    print FORMAT (stat's directives) and a newline\n"
+"      --printf=FORMAT    like --format, with \\ escapes, no newline\n"
+"  -t, --terse            print the information in terse form\n"
+"  -j, --json             print one JSON object per file\n"
+"      --patch            print as the xstat() patch's test program did\n"
+"  -r, --recursive        also every entry under each directory FILE\n"
+"  -x, --one-file-system  with -r, do not enter other file systems\n"
+"      --threads=N        with -r, read N directories at once\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"FORMAT directives are those of stat(1) (%%a %%A %%b %%B %%C %%d %%D %%Hd %%Ld\n"
+"%%f %%F %%g %%G %%h %%i %%m %%n %%N %%Qn %%o %%s %%r %%R %%Hr %%Lr %%t %%T %%u %%U\n"
+"%%w %%W %%x %%X %%y %%Y %%z %%Z) and libxstat's: %%{gen} %%{data_version}\n"
+"%%{result_mask} %%{size_needed} %%{mnt_id} %%{attributes} ...; see xstat(1).\n");
 }
 
-static void dump_text_extras(const struct extras *e)
+/* MASK: decimal, 0x hex or 0 octal digits only: no sign, no blanks. */
+static unsigned long long parse_mask(const char *s)
 {
-	if (e->mnt)
-		printf("Mount ID: %llu%s\n", e->mnt->mnt_id,
-		       e->mnt->unique ? " (unique)" : "");
-	if (e->attr)
-		printf("Attributes: %llxh (known: %llxh)\n",
-		       e->attr->attributes, e->attr->attributes_mask);
-	if (e->dio)
-		printf("DIO align: memory %u, offset %u\n", e->dio->mem_align,
-		       e->dio->offset_align);
-	if (e->subvol)
-		printf("Subvolume: %llu\n", e->subvol->subvol);
-	if (e->atomic)
-		printf("Atomic write: unit min %u, max %u, max opt %u, "
-		       "segments %u\n", e->atomic->unit_min,
-		       e->atomic->unit_max, e->atomic->unit_max_opt,
-		       e->atomic->segments_max);
-	if (e->dio_read)
-		printf("DIO read align: offset %u\n",
-		       e->dio_read->offset_align);
-}
+	unsigned long long v = 0;
+	const char *p = s;
+	unsigned base = 10, d;
 
-static void dump_text(const struct xstat *x)
-{
-	unsigned long long rm = x->st_result_mask;
-	const char *tname = "";
-	char buf[64], ft = '?';
-	unsigned m = x->st_mode;
-
-	printf("results=%llx\n", rm);
-	printf(" ");
-	if (rm & XSTAT_REQUEST_SIZE)
-		printf(" Size: %-15llu", x->st_size);
-	if (rm & XSTAT_REQUEST_BLOCKS)
-		printf(" Blocks: %-10llu", x->st_blocks);
-	printf(" IO Block: %-6llu ", x->st_blksize);
-	if (rm & XSTAT_REQUEST_MODE) {
-		ft = file_type(m, &tname);
-		printf(" %s", tname);
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0') {
+		base = 8;
 	}
-	printf("\n");
-
-	snprintf(buf, sizeof(buf), "%02x:%02x", x->st_dev.major,
-		 x->st_dev.minor);
-	printf("Device: %-15s", buf);
-	if (rm & XSTAT_REQUEST_INO)
-		printf(" Inode: %-11llu", x->st_ino);
-	if (rm & XSTAT_REQUEST_NLINK)
-		printf(" Links: %-5u", x->st_nlink);
-	if (rm & XSTAT_REQUEST_RDEV)
-		printf(" Device type: %u,%u", x->st_rdev.major,
-		       x->st_rdev.minor);
-	printf("\n");
-
-	if (rm & XSTAT_REQUEST_MODE)
-		printf("Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ", m & 07777, ft,
-		       m & S_IRUSR ? 'r' : '-', m & S_IWUSR ? 'w' : '-',
-		       m & S_IXUSR ? 'x' : '-', m & S_IRGRP ? 'r' : '-',
-		       m & S_IWGRP ? 'w' : '-', m & S_IXGRP ? 'x' : '-',
-		       m & S_IROTH ? 'r' : '-', m & S_IWOTH ? 'w' : '-',
-		       m & S_IXOTH ? 'x' : '-');
-	if (rm & XSTAT_REQUEST_UID)
-		printf("Uid: %u   \n", x->st_uid);
-	if (rm & XSTAT_REQUEST_GID)
-		printf("Gid: %u\n", x->st_gid);
-	if (rm & XSTAT_REQUEST_ATIME)
-		print_time("Access: ", &x->st_atim);
-	if (rm & XSTAT_REQUEST_MTIME)
-		print_time("Modify: ", &x->st_mtim);
-	if (rm & XSTAT_REQUEST_CTIME)
-		print_time("Change: ", &x->st_ctim);
-	if (rm & XSTAT_REQUEST_BTIME)
-		print_time("Create: ", &x->st_btim);
-	if (rm & XSTAT_REQUEST_GEN)
-		printf("Inode version: %llxh\n", x->st_gen);
-	if (rm & XSTAT_REQUEST_DATA_VERSION)
-		printf("Data version: %llxh\n", x->st_data_version);
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
+	if (!*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
 		else
-			putchar(c);
+			goto bad;
+		if (d >= base || v > (~0ULL - d) / base)
+			goto bad;
+		v = v * base + d;
 	}
-	putchar('"');
+	return v;
+bad:
+	usage_error("invalid mask: %s", quote_n(0, s, QS_LOCALE));
 }
 
-static void json_time(const char *name, const struct xstat_time *t, int have)
+/* --threads=N: 1 to WALK_THREADS_MAX, decimal. */
+static unsigned parse_threads(const char *s)
 {
-	if (have)
-		printf(",\"%s\":{\"sec\":%lld,\"nsec\":%llu}", name, t->tv_sec,
-		       t->tv_nsec);
-	else
-		printf(",\"%s\":null", name);
+	unsigned long v = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9' && v <= WALK_THREADS_MAX; p++)
+		v = v * 10 + (unsigned long)(*p - '0');
+	if (p == s || *p || v < 1 || v > WALK_THREADS_MAX)
+		usage_error("invalid number of threads: %s (1 to %d)",
+			    quote_n(0, s, QS_LOCALE), WALK_THREADS_MAX);
+	return (unsigned)v;
 }
 
-static void dump_json_extras(const struct extras *e)
+static void set_output(struct options *o, enum output out)
 {
-	if (e->mnt)
-		printf(",\"mnt_id\":{\"id\":%llu,\"unique\":%s}",
-		       e->mnt->mnt_id, e->mnt->unique ? "true" : "false");
-	if (e->attr)
-		printf(",\"attributes\":{\"set\":%llu,\"known\":%llu}",
-		       e->attr->attributes, e->attr->attributes_mask);
-	if (e->dio)
-		printf(",\"dioalign\":{\"mem\":%u,\"offset\":%u}",
-		       e->dio->mem_align, e->dio->offset_align);
-	if (e->subvol)
-		printf(",\"subvol\":%llu", e->subvol->subvol);
-	if (e->atomic)
-		printf(",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
-		       "\"unit_max_opt\":%u,\"segments_max\":%u}",
-		       e->atomic->unit_min, e->atomic->unit_max,
-		       e->atomic->unit_max_opt, e->atomic->segments_max);
-	if (e->dio_read)
-		printf(",\"dio_read_align\":%u", e->dio_read->offset_align);
+	static const char *const names[] = {
+		[OUT_FORMAT] = "--format/--printf", [OUT_TERSE] = "--terse",
+		[OUT_JSON] = "--json", [OUT_PATCH] = "--patch",
+	};
+
+	if (o->output != OUT_LAYOUT && o->output != out &&
+	    /* as stat: a format wins over --terse */
+	    !(o->output == OUT_TERSE && out == OUT_FORMAT) &&
+	    !(o->output == OUT_FORMAT && out == OUT_TERSE))
+		usage_error("%s and %s are mutually exclusive",
+			    names[o->output], names[out]);
+	if (o->output != OUT_FORMAT)
+		o->output = out;
 }
 
-static void dump_json(const char *path, ssize_t size, const struct xstat *x,
-		      const struct extras *e)
+/* QUOTING_STYLE, as stat reads it; @dflt when unset or invalid. */
+static enum quoting_style env_style(enum quoting_style dflt)
 {
-	unsigned long long rm = x->st_result_mask;
+	const char *q = getenv("QUOTING_STYLE");
+	int s;
 
-	printf("{\"path\":");
-	json_string(path);
-	printf(",\"size_needed\":%zd,\"result_mask\":%llu", size, rm);
-	printf(",\"mode\":%u,\"nlink\":%u,\"uid\":%u,\"gid\":%u", x->st_mode,
-	       x->st_nlink, x->st_uid, x->st_gid);
-	if (rm & XSTAT_REQUEST_RDEV)
-		printf(",\"rdev\":{\"major\":%u,\"minor\":%u}",
-		       x->st_rdev.major, x->st_rdev.minor);
-	else
-		printf(",\"rdev\":null");
-	printf(",\"dev\":{\"major\":%u,\"minor\":%u}", x->st_dev.major,
-	       x->st_dev.minor);
-	json_time("atime", &x->st_atim, !!(rm & XSTAT_REQUEST_ATIME));
-	json_time("mtime", &x->st_mtim, !!(rm & XSTAT_REQUEST_MTIME));
-	json_time("ctime", &x->st_ctim, !!(rm & XSTAT_REQUEST_CTIME));
-	json_time("btime", &x->st_btim, !!(rm & XSTAT_REQUEST_BTIME));
-	printf(",\"ino\":%llu,\"size\":%llu,\"blksize\":%llu,\"blocks\":%llu",
-	       x->st_ino, x->st_size, x->st_blksize, x->st_blocks);
-	if (rm & XSTAT_REQUEST_GEN)
-		printf(",\"gen\":%llu", x->st_gen);
-	else
-		printf(",\"gen\":null");
-	if (rm & XSTAT_REQUEST_DATA_VERSION)
-		printf(",\"data_version\":%llu", x->st_data_version);
-	else
-		printf(",\"data_version\":null");
-	dump_json_extras(e);
-	printf("}\n");
+	if (!q)
+		return dflt;
+	s = quoting_style_from_name(q);
+	if (s >= 0)
+		return (enum quoting_style)s;
+	warn_msg(0, "ignoring invalid value of environment variable "
+		 "QUOTING_STYLE: %s", quote_n(0, q, QS_LOCALE));
+	return dflt;
 }
 
-static void usage(FILE *f)
+/*
+ * getopt's messages echo an unknown option as it was typed, and "xstat *"
+ * makes options of file names: a file "--\033]0;..." would reach the
+ * terminal raw.  glibc lets a program assign stderr, so getopt writes
+ * into @getopt_msgs, and bad_option() prints that with its control
+ * characters escaped.  Elsewhere getopt prints its messages itself.
+ */
+static FILE *getopt_msgs;
+static char *getopt_buf;
+static size_t getopt_len;
+
+static int next_option(int argc, char **argv)
 {
-	fprintf(f,
-		"Usage: xstat [OPTION]... FILE...\n"
-		"Print extended file status with xstat(3).\n\n"
-		"  -F           force attribute synchronisation (AT_FORCE_ATTR_SYNC)\n"
-		"  -N           never synchronise attributes (AT_NO_ATTR_SYNC)\n"
-		"  -L           follow a final symbolic link\n"
-		"  -O           do not request the basic stats\n"
-		"  -m MASK      request exactly MASK (hex with 0x, or decimal)\n"
-		"  -a, --all    request every defined result, extras included\n"
-		"      --mnt-id --attributes --dioalign --subvol --write-atomic\n"
-		"      --dio-read-align   also request that extra result\n"
-		"  -j, --json   print one JSON object per file\n"
-		"  -h, --help   show this help and exit\n"
-		"  -V, --version  show the version and exit\n");
+	int c;
+#ifdef __GLIBC__
+	FILE *err = stderr;
+
+	if (!getopt_msgs)
+		getopt_msgs = open_memstream(&getopt_buf, &getopt_len);
+	if (getopt_msgs)
+		stderr = getopt_msgs;
+#endif
+	c = getopt_long(argc, argv, "FNLOm:ac:tjrxhV", longopts, NULL);
+#ifdef __GLIBC__
+	stderr = err;
+#endif
+	return c;
+}
+
+static void __attribute__((noreturn)) bad_option(void)
+{
+	if (getopt_msgs && fflush(getopt_msgs) == 0 && getopt_len) {
+		/* one line, "xstat: ...\n" */
+		if (getopt_buf[getopt_len - 1] == '\n')
+			getopt_buf[getopt_len - 1] = '\0';
+		fprintf(stderr, "%s\n", quote_printable(0, getopt_buf));
+	}
+	fputs("Try 'xstat --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void parse(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	while ((c = next_option(argc, argv)) != -1) {
+		switch (c) {
+		case 'F':
+			o->force_sync = true;
+			break;
+		case 'N':
+			o->no_sync = true;
+			break;
+		case OPT_CACHED:
+			if (strcmp(optarg, "always") == 0) {
+				o->no_sync = true;
+				o->force_sync = false;
+			} else if (strcmp(optarg, "never") == 0) {
+				o->force_sync = true;
+				o->no_sync = false;
+			} else if (strcmp(optarg, "default") == 0) {
+				o->force_sync = o->no_sync = false;
+			} else {
+				/* both quoted as the locale quotes, as stat */
+				usage_error("invalid argument %s for %s",
+					    quote_n(0, optarg, QS_LOCALE),
+					    quote_n(1, "--cached",
+						    QS_LOCALE));
+			}
+			break;
+		case 'L':
+			o->flags &= ~AT_SYMLINK_NOFOLLOW;
+			break;
+		case 'O':
+			o->query &= ~XSTAT_REQUEST__BASIC_STATS;
+			break;
+		case 'm':
+			o->query = parse_mask(optarg);
+			break;
+		case 'a':
+			o->query = XSTAT_REQUEST__ALL_STATS;
+			break;
+		case 'c':
+		case OPT_PRINTF:
+			set_output(o, OUT_FORMAT);
+			o->format = optarg;
+			o->fo.backslash = c == OPT_PRINTF;
+			break;
+		case 't':
+			set_output(o, OUT_TERSE);
+			break;
+		case 'j':
+			set_output(o, OUT_JSON);
+			break;
+		case OPT_PATCH:
+			set_output(o, OUT_PATCH);
+			break;
+		case 'r':
+			o->recursive = true;
+			break;
+		case 'x':
+			o->xdev = true;
+			break;
+		case OPT_THREADS:
+			o->threads = parse_threads(optarg);
+			break;
+		case OPT_EXTRA + 0: case OPT_EXTRA + 1: case OPT_EXTRA + 2:
+		case OPT_EXTRA + 3: case OPT_EXTRA + 4: case OPT_EXTRA + 5:
+			/* the extra bits, in option order */
+			o->query |= XSTAT_REQUEST_MNT_ID << (c - OPT_EXTRA);
+			break;
+		case OPT_TOKEN:
+			o->query |= XSTAT_REQUEST_CHANGE_TOKEN;
+			break;
+		case OPT_DV_PROMISE:
+			o->query |= XSTAT_REQUEST_DV_PROMISE;
+			break;
+		case 'h':
+			usage();
+			exit(out_finish(0));
+		case 'V':
+			printf("xstat (libxstat) %s\n", PACKAGE_VERSION);
+			exit(out_finish(0));
+		default:
+			bad_option();
+		}
+	}
+	if (o->force_sync && o->no_sync)
+		usage_error("-F (--force-sync) and -N (--no-sync) are "
+			    "mutually exclusive");
+	if (optind >= argc)
+		usage_error("missing operand");
+	if ((o->xdev || o->threads) && !o->recursive)
+		usage_error("-x and --threads need -r (--recursive)");
+	if (o->force_sync)
+		o->flags |= AT_FORCE_ATTR_SYNC;
+	else
+		o->flags |= AT_NO_AUTOMOUNT;	/* as stat, unless syncing */
+	if (o->no_sync)
+		o->flags |= AT_NO_ATTR_SYNC;
+	if (o->output == OUT_FORMAT)
+		format_check(o->format, o->fo.backslash);
+	/* stat 9.1: %N quotes as QUOTING_STYLE says, else shell-escape-always;
+	   the name in layouts and %Qn: shell-escape, as newer coreutils */
+	o->fo.n_style = QS_SHELL_ESCAPE_ALWAYS;
+	o->fo.q_style = QS_SHELL_ESCAPE;
+	if (o->output == OUT_FORMAT) {
+		if (format_has_N(o->format))
+			o->fo.n_style = o->fo.q_style =
+				env_style(QS_SHELL_ESCAPE_ALWAYS);
+	} else if (o->output == OUT_LAYOUT || o->output == OUT_TERSE) {
+		o->fo.q_style = env_style(QS_SHELL_ESCAPE);
+	}
+}
+
+/* Print @r in the chosen form; false if something could not be printed. */
+static bool print_result(const struct file_result *r, const struct options *o)
+{
+	switch (o->output) {
+	case OUT_JSON:
+		json_print(r);
+		return true;
+	case OUT_PATCH:
+		patch_print(r);
+		return true;
+	case OUT_FORMAT: {
+		bool ok = format_print(o->format, r, &o->fo);
+
+		if (!o->fo.backslash)
+			putchar('\n');
+		return ok;
+	}
+	case OUT_TERSE:
+		return format_print(TERSE_FORMAT, r, &o->fo);
+	case OUT_LAYOUT:
+		break;
+	}
+	return layout_print(r, &o->fo);
+}
+
+/* Examine one file and print it; false if it failed. */
+static bool show(const char *name, const struct options *o)
+{
+	struct xstat_parameters params = { o->query };
+	union {
+		struct xstat	x;
+		unsigned char	room[1024];
+	} buf;
+	struct file_result r = {
+		.name = name, .dfd = AT_FDCWD, .path = name,
+		.follow = !(o->flags & AT_SYMLINK_NOFOLLOW),
+		.x = &buf.x, .buflen = sizeof(buf),
+	};
+	bool ok;
+
+	memset(&buf, 0, sizeof(buf));
+	if (strcmp(name, "-") == 0) {
+		r.path = NULL;
+		r.ret = -1;
+		errno = EBADF;
+		if (!out_stdin_closed())
+			r.ret = fxstat(0, o->flags & (AT_FORCE_ATTR_SYNC |
+						      AT_NO_ATTR_SYNC),
+				       &params, &buf.x, sizeof(buf));
+	} else {
+		r.ret = xstat(AT_FDCWD, name, o->flags, &params, &buf.x,
+			      sizeof(buf));
+	}
+	if (r.ret < 0) {
+		r.err = errno;
+		if (o->output == OUT_JSON || o->output == OUT_PATCH)
+			print_result(&r, o);
+		if (!r.path)
+			warn_msg(r.err, "cannot stat standard input");
+		else
+			warn_msg(r.err, "cannot stat %s", quoteaf(name));
+		return false;
+	}
+	if ((size_t)r.ret < r.buflen)
+		r.buflen = (size_t)r.ret;
+	ok = print_result(&r, o);
+	return ok;
+}
+
+static bool walk_print(const struct file_result *r, const void *ctx)
+{
+	return print_result(r, ctx);
+}
+
+/* -r: walk @name (standard input, "-", is examined alone). */
+static bool walk(const char *name, const struct options *o)
+{
+	struct walk_opts w = {
+		.flags = o->flags, .query = o->query, .xdev = o->xdev,
+		.error_records = o->output == OUT_JSON ||
+				 o->output == OUT_PATCH,
+		.threads = o->threads ? o->threads : WALK_THREADS,
+		.print = walk_print, .ctx = o,
+	};
+
+	if (strcmp(name, "-") == 0)
+		return show(name, o);
+	return walk_tree(name, &w);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "mnt-id", no_argument, NULL, 0x100 },
-		{ "attributes", no_argument, NULL, 0x101 },
-		{ "dioalign", no_argument, NULL, 0x102 },
-		{ "subvol", no_argument, NULL, 0x103 },
-		{ "write-atomic", no_argument, NULL, 0x104 },
-		{ "dio-read-align", no_argument, NULL, 0x105 },
-		{ NULL, 0, NULL, 0 },
+	struct options o = {
+		.query = XSTAT_REQUEST__EXTENDED_STATS,
+		.flags = AT_SYMLINK_NOFOLLOW,
+		.output = OUT_LAYOUT,
 	};
-	unsigned long long query = XSTAT_REQUEST__EXTENDED_STATS;
-	unsigned flags = AT_SYMLINK_NOFOLLOW;
-	int c, json = 0, status = 0;
-	char *end;
+	int status = 0, i;
 
-	while ((c = getopt_long(argc, argv, "FNLOm:ajhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			flags |= AT_FORCE_ATTR_SYNC;
-			break;
-		case 'N':
-			flags |= AT_NO_ATTR_SYNC;
-			break;
-		case 'L':
-			flags &= ~AT_SYMLINK_NOFOLLOW;
-			break;
-		case 'O':
-			query &= ~XSTAT_REQUEST__BASIC_STATS;
-			break;
-		case 'm':
-			errno = 0;
-			query = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg) {
-				fprintf(stderr, "xstat: invalid mask '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'a':
-			query = XSTAT_REQUEST__ALL_STATS;
-			break;
-		case 0x100: case 0x101: case 0x102:
-		case 0x103: case 0x104: case 0x105:
-			/* the extra bits, in option order */
-			query |= XSTAT_REQUEST_MNT_ID << (c - 0x100);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("xstat (libxstat) %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
-		return 2;
-	}
-
-	for (; optind < argc; optind++) {
-		const char *path = argv[optind];
-		struct xstat_parameters params = { query };
-		union {
-			struct xstat	x;
-			unsigned char	room[1024];
-		} buf;
-		struct xstat *x = &buf.x;
-		struct extras e;
-		ssize_t ret;
-
-		memset(&buf, 0xbf, sizeof(buf));
-		ret = xstat(AT_FDCWD, path, flags, &params, x, sizeof(buf));
-		if (ret < 0) {
-			fprintf(stderr, "xstat: cannot stat '%s': %s\n", path,
-				strerror(errno));
+	out_init();
+	setlocale(LC_ALL, "");
+	/* getopt's messages name the program as ours do */
+	argv[0] = (char *)"xstat";
+	parse(argc, argv, &o);
+	for (i = optind; i < argc; i++) {
+		if (!(o.recursive ? walk(argv[i], &o) : show(argv[i], &o)))
 			status = 1;
-			continue;
-		}
-		find_extras(x, sizeof(buf), &e);
-		if (json) {
-			dump_json(path, ret, x, &e);
-		} else {
-			printf("xstat(%s) = %zd\n", path, ret);
-			dump_text(x);
-			dump_text_extras(&e);
-		}
-		fflush(stdout);
+		/* output lost: no point in examining the other files */
+		if (!out_flush())
+			break;
 	}
-	return status;
+	return out_finish(status);
 }

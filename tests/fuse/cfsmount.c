@@ -65,22 +65,42 @@ static int map_counters(struct cfs *c, const char *path)
 }
 
 static void exec_server(const char *bin, const char *src, const char *cnt,
-			const char *mnt, double attr_timeout, int64_t btime)
+			const char *mnt, double attr_timeout, int64_t btime,
+			const char *extra)
 {
 	char a_src[340], a_cnt[340], a_at[64], a_bt[64];
+	char *argv[12];
+	int n = 0;
 
 	snprintf(a_src, sizeof(a_src), "--source=%s", src);
 	snprintf(a_cnt, sizeof(a_cnt), "--counters=%s", cnt);
 	snprintf(a_at, sizeof(a_at), "--attr-timeout=%.3f", attr_timeout);
 	snprintf(a_bt, sizeof(a_bt), "--btime=%lld", (long long)btime);
-	execl(bin, "countfs", "-f", a_src, a_cnt, a_at, a_bt,
-	      "-o", "fsname=countfs,subtype=countfs", mnt, (char *)NULL);
+	argv[n++] = (char *)"countfs";
+	argv[n++] = (char *)"-f";
+	argv[n++] = a_src;
+	argv[n++] = a_cnt;
+	argv[n++] = a_at;
+	argv[n++] = a_bt;
+	if (extra)
+		argv[n++] = (char *)extra;
+	argv[n++] = (char *)"-o";
+	argv[n++] = (char *)"fsname=countfs,subtype=countfs";
+	argv[n++] = (char *)mnt;
+	argv[n] = NULL;
+	execv(bin, argv);
 	perror(bin);
 	_exit(127);
 }
 
 int cfs_start(struct cfs *c, const char *bin, double attr_timeout,
 	      int64_t btime)
+{
+	return cfs_start_opt(c, bin, attr_timeout, btime, NULL);
+}
+
+int cfs_start_opt(struct cfs *c, const char *bin, double attr_timeout,
+		  int64_t btime, const char *extra)
 {
 	const char *tmp = getenv("TMPDIR");
 	char cnt[320];
@@ -127,7 +147,8 @@ int cfs_start(struct cfs *c, const char *bin, double attr_timeout,
 	if (c->pid == 0) {
 		/* If the test dies, the server unmounts and exits too. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		exec_server(bin, c->src, cnt, c->mnt, attr_timeout, btime);
+		exec_server(bin, c->src, cnt, c->mnt, attr_timeout, btime,
+			    extra);
 	}
 
 	for (i = 0; i < 500; i++) {		/* 5 s */

@@ -3,7 +3,8 @@
  * countfs - a passthrough FUSE filesystem that counts requests.
  *
  *   countfs -f --source=DIR --counters=FILE [--attr-timeout=SEC]
- *           [--entry-timeout=SEC] [--btime=SEC] MOUNTPOINT
+ *           [--entry-timeout=SEC] [--btime=SEC]
+ *           [--xattr|--xattr-enodata] MOUNTPOINT
  *
  * Every request the kernel sends is counted by opcode in FILE (struct
  * cfs_counters, mmap'ed by the tests) before it is answered, so a caller
@@ -35,6 +36,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <fuse_lowlevel.h>
 #include "countfs.h"
 
@@ -104,6 +106,7 @@ struct options {
 	double		attr_timeout;
 	double		entry_timeout;
 	long long	btime;		/* 0: no FUSE_STATX service */
+	int		xattr;		/* serve getxattr: 1, and as ENODATA: 2 */
 };
 
 static struct options opt = { .attr_timeout = 1.0, .entry_timeout = 3600.0 };
@@ -450,6 +453,37 @@ static void cfs_statfs(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_statfs(req, &sv);
 }
 
+/*
+ * With --xattr, extended attributes read from the source inode (through
+ * its /proc/self/fd entry: the node's fd is O_PATH); without it ENOSYS, as
+ * libfuse answers, so the other tests' request counts stay as they were.
+ * A source without the attribute's namespace answers EOPNOTSUPP; with
+ * --xattr-enodata that becomes ENODATA, as passthrough servers that merge
+ * filesystems answer for a name one file lacks.
+ */
+static void cfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			 size_t size)
+{
+	char path[64], buf[256];
+	ssize_t n;
+
+	if (!opt.xattr) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", node_of(ino)->fd);
+	n = getxattr(path, name, size ? buf : NULL,
+		     size < sizeof(buf) ? size : sizeof(buf));
+	if (n < 0 && errno == EOPNOTSUPP && opt.xattr == 2)
+		errno = ENODATA;
+	if (n < 0)
+		fuse_reply_err(req, errno);
+	else if (size)
+		fuse_reply_buf(req, buf, (size_t)n);
+	else
+		fuse_reply_xattr(req, (size_t)n);
+}
+
 static const struct fuse_lowlevel_ops ops = {
 	.init		= cfs_init,
 	.lookup		= cfs_lookup,
@@ -470,6 +504,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.readdir	= cfs_readdir,
 	.releasedir	= cfs_releasedir,
 	.statfs		= cfs_statfs,
+	.getxattr	= cfs_getxattr,
 };
 
 static void fill_time(struct wire_sx_time *t, const struct timespec *ts)
@@ -588,6 +623,8 @@ static const struct fuse_opt cfs_opts[] = {
 	OPT("--attr-timeout=%lf", attr_timeout),
 	OPT("--entry-timeout=%lf", entry_timeout),
 	OPT("--btime=%lld", btime),
+	{ "--xattr", offsetof(struct options, xattr), 1 },
+	{ "--xattr-enodata", offsetof(struct options, xattr), 2 },
 	FUSE_OPT_END
 };
 
@@ -604,7 +641,8 @@ int main(int argc, char **argv)
 	if (!opt.source || !opt.counters || !cl.mountpoint) {
 		fprintf(stderr, "usage: countfs -f --source=DIR "
 			"--counters=FILE [--attr-timeout=SEC] "
-			"[--entry-timeout=SEC] [--btime=SEC] MOUNTPOINT\n");
+			"[--entry-timeout=SEC] [--btime=SEC] "
+			"[--xattr|--xattr-enodata] MOUNTPOINT\n");
 		return 1;
 	}
 	root.fd = open(opt.source, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -52,6 +52,10 @@ struct cfs {
 int cfs_start(struct cfs *c, const char *bin, double attr_timeout,
 	      int64_t btime);
 
+/* The same with one more countfs option @extra (NULL: none). */
+int cfs_start_opt(struct cfs *c, const char *bin, double attr_timeout,
+		  int64_t btime, const char *extra);
+
 /* Unmount, stop the server, remove the scratch directory.  Idempotent. */
 void cfs_stop(struct cfs *c);
 

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bulk-bench - directory streams (xstat_opendir(3)) against the loops
+ * they replace, on one directory, hot cache.
+ *
+ *   bulk-bench -M N DIR      create N empty files f0000000.. in DIR
+ *   bulk-bench [-r ROUNDS] DIR
+ *                            time one pass over DIR per case per round
+ *   bulk-bench -m DIR        peak memory of one xstat_opendir scan
+ *
+ * Cases (ns per entry):
+ *   readdir+statx     glibc readdir() + raw statx(dirfd, name, NOFOLLOW,
+ *                     BASIC_STATS): the raw-statx loop over the same names
+ *   names+statx       raw statx over the names listed beforehand
+ *   readdir+xstat:M   readdir() + xstat() per name, mask M
+ *   bulk:M            xstat_opendir() with mask M
+ *   opath+gen         per entry: O_PATH open, statx(fd), name_to_handle_at
+ *                     (fd, AT_EMPTY_PATH), close - the race-free GEN
+ *                     sequence without privilege (issue 17)
+ * Each round times every case once, starting at a different case; the
+ * figure is the median over rounds, a ratio the median of the per-round
+ * ratios.  Times are the thread's CPU time (user + system), so that other
+ * load on the machine does not count as ours.  As root the cases also run in a child that has dropped to
+ * uid 65534 (the "nobody" rows).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "xstat.h"
+
+#define MAX_CASES	16
+#define BASIC		XSTAT_REQUEST__BASIC_STATS
+#define EXT		XSTAT_REQUEST__EXTENDED_STATS
+
+static const char *dir_path;
+static char **names;
+static size_t nnames;
+static volatile unsigned long long sink;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void list_names(void)
+{
+	DIR *d = opendir(dir_path);
+	struct dirent *de;
+	size_t cap = 1024;
+
+	if (!d)
+		die(dir_path);
+	names = malloc(cap * sizeof(*names));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (nnames == cap)
+			names = realloc(names, (cap *= 2) * sizeof(*names));
+		names[nnames++] = strdup(de->d_name);
+	}
+	closedir(d);
+}
+
+static size_t run_readdir_statx(unsigned long long mask)
+{
+	DIR *d = opendir(dir_path);
+	struct dirent *de;
+	struct statx sx;
+	size_t n = 0;
+
+	(void)mask;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (syscall(SYS_statx, dirfd(d), de->d_name,
+			    AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0)
+			sink += sx.stx_ino;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static size_t run_names_statx(unsigned long long mask)
+{
+	int fd = open(dir_path, O_RDONLY | O_DIRECTORY);
+	struct statx sx;
+	size_t i;
+
+	(void)mask;
+	for (i = 0; i < nnames; i++)
+		if (syscall(SYS_statx, fd, names[i], AT_SYMLINK_NOFOLLOW,
+			    STATX_BASIC_STATS, &sx) == 0)
+			sink += sx.stx_ino;
+	close(fd);
+	return nnames;
+}
+
+static size_t run_readdir_xstat(unsigned long long mask)
+{
+	struct xstat_parameters p = { mask };
+	DIR *d = opendir(dir_path);
+	struct dirent *de;
+	struct xstat x;
+	size_t n = 0;
+
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (xstat(dirfd(d), de->d_name, AT_SYMLINK_NOFOLLOW, &p, &x,
+			  sizeof(x)) > 0)
+			sink += x.st_gen + x.st_data_version;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static size_t run_bulk(unsigned long long mask)
+{
+	struct xstat_parameters p = { mask };
+	struct xstat_dir *d = xstat_opendir(AT_FDCWD, dir_path, 0, &p);
+	const struct xstat_dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		die("xstat_opendir");
+	while ((e = xstat_readdir(d))) {
+		sink += e->d_xstat->st_gen + e->d_xstat->st_data_version;
+		n++;
+	}
+	xstat_closedir(d);
+	return n;
+}
+
+static size_t run_opath_gen(unsigned long long mask)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + 128];
+	} h;
+	DIR *d = opendir(dir_path);
+	struct dirent *de;
+	struct statx sx;
+	size_t n = 0;
+	int fd, mnt;
+
+	(void)mask;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		fd = openat(dirfd(d), de->d_name,
+			    O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			syscall(SYS_statx, fd, "", AT_EMPTY_PATH,
+				STATX_BASIC_STATS, &sx);
+			h.fh.handle_bytes = 128;
+			if (name_to_handle_at(fd, "", &h.fh, &mnt,
+					      AT_EMPTY_PATH) == 0)
+				sink += h.fh.handle_bytes;
+			close(fd);
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+struct bcase {
+	const char		*name;
+	size_t			(*run)(unsigned long long mask);
+	unsigned long long	mask;
+};
+
+static const struct bcase cases[] = {
+	{ "readdir+statx", run_readdir_statx, 0 },
+	{ "names+statx", run_names_statx, 0 },
+	{ "bulk:basic", run_bulk, BASIC },
+	{ "bulk:+gen", run_bulk, BASIC | XSTAT_REQUEST_GEN },
+	{ "bulk:+dv", run_bulk, BASIC | XSTAT_REQUEST_DATA_VERSION },
+	{ "bulk:extended", run_bulk, EXT },
+	{ "readdir+xstat:basic", run_readdir_xstat, BASIC },
+	{ "readdir+xstat:+gen", run_readdir_xstat, BASIC | XSTAT_REQUEST_GEN },
+	{ "readdir+xstat:extended", run_readdir_xstat, EXT },
+	{ "opath+gen", run_opath_gen, 0 },
+};
+#define NCASES	(sizeof(cases) / sizeof(cases[0]))
+
+/* Ratios printed: case / base. */
+static const struct { int c, base; } ratios[] = {
+	{ 2, 0 }, { 2, 1 }, { 5, 0 }, { 5, 1 }, { 3, 0 }, { 4, 0 },
+	{ 8, 0 }, { 5, 8 }, { 3, 9 }, { 7, 9 },
+};
+
+static void bench(const char *who, int rounds)
+{
+	static double t[NCASES][1024], r[sizeof(ratios) / sizeof(ratios[0])]
+					    [1024];
+	double per[NCASES];
+	size_t c, k, n;
+	int i;
+
+	if (rounds > 1024)
+		rounds = 1024;
+	for (c = 0; c < NCASES; c++)	/* warm up */
+		cases[c].run(cases[c].mask);
+	for (i = 0; i < rounds; i++) {
+		for (k = 0; k < NCASES; k++) {
+			double t0;
+
+			c = (k + (size_t)i) % NCASES;
+			t0 = now_ns();
+			n = cases[c].run(cases[c].mask);
+			per[c] = (now_ns() - t0) / (double)(n ? n : 1);
+			t[c][i] = per[c];
+		}
+		for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++)
+			r[k][i] = per[ratios[k].c] / per[ratios[k].base];
+	}
+	printf("## %s: %zu entries, %d rounds, ns per entry (median)\n", who,
+	       nnames, rounds);
+	for (c = 0; c < NCASES; c++)
+		printf("%-24s %8.1f\n", cases[c].name, median(t[c], rounds));
+	for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++)
+		printf("ratio %-22s / %-22s %6.3f\n", cases[ratios[k].c].name,
+		       cases[ratios[k].base].name, median(r[k], rounds));
+	fflush(stdout);
+}
+
+static long status_kib(const char *field)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field)))
+			v = atol(line + strlen(field));
+	fclose(f);
+	return v;
+}
+
+static void memory(void)
+{
+	long before = status_kib("VmHWM:"), rss = status_kib("VmRSS:");
+	size_t n = run_bulk(EXT);
+
+	printf("memory: %zu entries, VmRSS before %ld KiB, VmHWM after "
+	       "%ld KiB (peak growth %ld KiB)\n", n, rss,
+	       status_kib("VmHWM:"), status_kib("VmHWM:") -
+	       (before > rss ? before : rss));
+}
+
+static void make_files(long n)
+{
+	char p[4096];
+	long i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/f%07ld", dir_path, i);
+		fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die(p);
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int opt, rounds = 11, mem = 0, status;
+	long make = 0;
+	pid_t pid;
+
+	while ((opt = getopt(argc, argv, "M:r:m")) != -1) {
+		switch (opt) {
+		case 'M':
+			make = atol(optarg);
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'm':
+			mem = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-M N] [-r ROUNDS] [-m] "
+				"DIR\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc)
+		return 2;
+	dir_path = argv[optind];
+	if (make) {
+		make_files(make);
+		return 0;
+	}
+	if (mem) {
+		memory();
+		return 0;
+	}
+	list_names();
+	bench(geteuid() == 0 ? "root" : "user", rounds);
+	if (geteuid() != 0)
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			die("dropping to nobody");
+		bench("nobody", rounds);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	return 0;
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The anchor (anchor.h) and every other descriptor libxstat opens on a
+ * file's behalf.  The open policy, in one place:
+ *
+ *  - The file is anchored with O_PATH: no open request reaches a driver,
+ *    a FIFO, a FUSE server or a lease, and without O_DIRECTORY the lookup
+ *    triggers no automount.
+ *  - An ioctl on the file itself needs a real descriptor: the anchor is
+ *    reopened, and only when the anchored inode is a regular file or a
+ *    directory that is not an automount point.  A directory is reopened
+ *    as "." relative to the anchor (no /proc, no automount: "." does not
+ *    cross mounts).  A regular file is reopened through /proc/self/fd/N,
+ *    only after proving that /proc/self/fd is procfs and that the entry
+ *    names the anchored inode, and the opened descriptor is checked again.
+ *    That open breaks a write lease held by another process: it is the
+ *    last resort, taken only where xstat(3) says.
+ *  - Probes that need "some descriptor on this filesystem" get a
+ *    directory: the parent (or a directory's "..") on the same st_dev, or
+ *    for the root of a mount or subvolume the directory itself; never a
+ *    regular file, FIFO, socket or device.
+ *  - Everything is read-only, non-blocking, O_NOCTTY, close-on-exec, and
+ *    closed before the call returns.  EINTR is retried.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include "anchor.h"
+#include "internal.h"
+#include "rawsys.h"
+
+#define XS_PROC_SUPER_MAGIC	0x9fa0
+#define REOPEN_FLAGS	(O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+#define DIR_FLAGS	(REOPEN_FLAGS | O_DIRECTORY)
+#define ANCHOR_FLAGS	(O_PATH | O_CLOEXEC)
+
+int xs_open_eintr(int dfd, const char *path, int flags)
+{
+	int fd;
+
+	do
+		fd = openat(dfd, path, flags);
+	while (fd < 0 && errno == EINTR);
+	return fd < 0 ? -errno : fd;
+}
+
+char *xs_put_u64(char *p, uint64_t v)
+{
+	char digits[20];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+char *xs_fd_name(char *p, int fd)
+{
+	*xs_put_u64(p, (uint32_t)fd) = '\0';
+	return p;
+}
+
+const char *xs_get_u64(const char *p, uint64_t *v)
+{
+	uint64_t r = 0;
+	const char *start;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (start = p; *p >= '0' && *p <= '9'; p++) {
+		if (r > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return NULL;
+		r = r * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == start)
+		return NULL;
+	*v = r;
+	return p;
+}
+
+static int same_sb(const struct stat *sb, const struct xs_stat *st)
+{
+	return major(sb->st_dev) == st->dev_major &&
+	       minor(sb->st_dev) == st->dev_minor && sb->st_ino == st->ino &&
+	       (sb->st_mode & S_IFMT) == (st->mode & S_IFMT);
+}
+
+int xs_same_inode(int fd, const struct xs_stat *st)
+{
+	struct stat sb;
+
+	return xs_raw_fstatat(fd, "", &sb, AT_EMPTY_PATH) == 0 &&
+	       same_sb(&sb, st);
+}
+
+static void set_target(const struct xs_target *t, struct xs_anchor *a)
+{
+	a->at.dfd = a->fd;
+	a->at.path = "";
+	a->at.flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT |
+		      (t->flags & (AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC));
+	a->at.name_dfd = t->dfd;
+	a->at.name = t->path;
+	a->at.anchored = 1;
+	a->at.own_fd = 0;
+	if (!a->owned) {
+		int fl = fcntl(a->fd, F_GETFL);
+
+		a->at.own_fd = fl >= 0 && !(fl & O_PATH);
+	}
+}
+
+static int open_anchor(const struct xs_target *t, int extra)
+{
+	int flags = ANCHOR_FLAGS | extra;
+
+	if (t->flags & AT_SYMLINK_NOFOLLOW)
+		flags |= O_NOFOLLOW;
+	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH))
+		return xs_open_eintr(t->dfd, ".", flags);
+	return xs_open_eintr(t->dfd, t->path, flags);
+}
+
+int xs_anchor_open(const struct xs_target *t, struct xs_anchor *a)
+{
+	int fd;
+
+	a->fd = -1;
+	a->owned = 0;
+	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH) &&
+	    t->dfd != AT_FDCWD) {
+		a->fd = t->dfd;		/* fxstat(): the caller's inode */
+	} else {
+		fd = open_anchor(t, 0);
+		if (fd < 0)
+			return fd;
+		a->fd = fd;
+		a->owned = 1;
+	}
+	set_target(t, a);
+	return 0;
+}
+
+int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a)
+{
+	int fd;
+
+	if (!a->owned)
+		return 0;
+	/* An automount point is a directory; O_DIRECTORY mounts it. */
+	fd = open_anchor(t, O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	close(a->fd);
+	a->fd = fd;
+	set_target(t, a);
+	return 0;
+}
+
+void xs_anchor_close(struct xs_anchor *a)
+{
+	if (a->owned && a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+	a->owned = 0;
+}
+
+/*
+ * /proc/self/fd, proven to be procfs: an O_PATH descriptor to look up
+ * entries relative to, so no later lookup goes through a /proc that a
+ * chroot or a mount namespace planted.  Checked on every use: a process
+ * may chroot or change namespace between two calls.
+ */
+int xs_proc_fd_dir(void)
+{
+	struct statfs sfs;
+	int dir;
+
+	dir = xs_open_eintr(AT_FDCWD, "/proc/self/fd",
+			    O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return dir;
+	if (fstatfs(dir, &sfs) || sfs.f_type != XS_PROC_SUPER_MAGIC) {
+		close(dir);
+		return -ENOENT;
+	}
+	return dir;
+}
+
+/* The regular file @t anchors, opened through the checked /proc. */
+static int reopen_regular(const struct xs_target *t, const struct xs_stat *st)
+{
+	char name[16];
+	struct stat sb;
+	int dir, fd;
+
+	dir = xs_proc_fd_dir();
+	if (dir < 0)
+		return dir;
+	xs_fd_name(name, t->dfd);
+	/* What the entry names must be the anchor before it is opened. */
+	if (xs_raw_fstatat(dir, name, &sb, 0) || !S_ISREG(sb.st_mode) ||
+	    !same_sb(&sb, st)) {
+		close(dir);
+		return -ESTALE;
+	}
+	fd = xs_open_eintr(dir, name, REOPEN_FLAGS);
+	close(dir);
+	return fd;
+}
+
+int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
+	      int *close_it)
+{
+	int fd;
+
+	*close_it = 0;
+	if (!t->anchored)
+		return -EBADF;
+	if (!S_ISREG(st->mode) && !S_ISDIR(st->mode))
+		return -EOPNOTSUPP;
+	/* The caller's own open descriptor: used as it is, nothing opened. */
+	if (t->own_fd)
+		return t->dfd;
+	if (st->attributes & XSTAT_ATTR_AUTOMOUNT)
+		return -EOPNOTSUPP;
+	if (S_ISDIR(st->mode))
+		fd = xs_open_eintr(t->dfd, ".", DIR_FLAGS);
+	else
+		fd = reopen_regular(t, st);
+	if (fd < 0)
+		return fd;
+	if (!xs_same_inode(fd, st)) {
+		close(fd);
+		return -ESTALE;
+	}
+	*close_it = 1;
+	return fd;
+}
+
+/* A directory on @st's st_dev (filesystem, btrfs subvolume), or -errno. */
+static int dir_on_dev(int dfd, const char *path, const struct xs_stat *st)
+{
+	struct stat sb;
+	int fd = xs_open_eintr(dfd, path, DIR_FLAGS);
+
+	if (fd < 0)
+		return fd;
+	if (xs_raw_fstatat(fd, "", &sb, AT_EMPTY_PATH) ||
+	    !S_ISDIR(sb.st_mode) ||
+	    major(sb.st_dev) != st->dev_major ||
+	    minor(sb.st_dev) != st->dev_minor) {
+		close(fd);
+		return -EXDEV;
+	}
+	return fd;
+}
+
+/* The directory part of @path into @dir ("." or "/" if none). */
+static int dir_part(const char *path, char *dir, size_t size)
+{
+	const char *slash;
+	size_t len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	slash = memrchr(path, '/', len);
+	if (!slash) {
+		if (size < 2)
+			return -ENAMETOOLONG;
+		memcpy(dir, ".", 2);
+		return 0;
+	}
+	while (slash > path && slash[-1] == '/')
+		slash--;
+	len = slash == path ? 1 : (size_t)(slash - path);
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	return 0;
+}
+
+/* The anchored file's directory by the name /proc gives the anchor. */
+static int parent_by_proc(const struct xs_target *t, const struct xs_stat *st)
+{
+	char name[16], link[PATH_MAX], dir[PATH_MAX];
+	ssize_t n;
+	int pd = xs_proc_fd_dir();
+
+	if (pd < 0)
+		return pd;
+	xs_fd_name(name, t->dfd);
+	n = readlinkat(pd, name, link, sizeof(link) - 1);
+	close(pd);
+	if (n <= 0 || link[0] != '/')
+		return -ENOENT;
+	link[n] = '\0';
+	if (dir_part(link, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	return dir_on_dev(AT_FDCWD, dir, st);
+}
+
+int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
+		 int *close_it)
+{
+	char dir[PATH_MAX];
+	int fd = -ENOENT;
+
+	*close_it = 0;
+	if (!t->anchored)
+		return -EBADF;
+	if (S_ISDIR(st->mode)) {
+		if (t->own_fd)
+			return t->dfd;
+		fd = dir_on_dev(t->dfd, "..", st);
+		if (fd < 0)	/* the root of a mount or subvolume */
+			return xs_reopen(t, st, close_it);
+		*close_it = 1;
+		return fd;
+	}
+	/* A regular file the caller opened itself: nothing to open. */
+	if (t->own_fd && S_ISREG(st->mode))
+		return t->dfd;
+	if (t->name && t->name[0] && dir_part(t->name, dir, sizeof(dir)) == 0)
+		fd = dir_on_dev(t->name_dfd, dir, st);
+	if (fd < 0)
+		fd = parent_by_proc(t, st);
+	if (fd >= 0)
+		*close_it = 1;
+	return fd;
+}

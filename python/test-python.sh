@@ -1,0 +1,35 @@
+#!/bin/sh
+# The binding's pytest suite (python/tests/), against the module built in
+# this tree and the libxstat.so.1 beside it.  Skips (77) when configure
+# built no binding or the interpreter has no pytest.
+if [ "$XS_PYTHON" != yes ]; then
+	echo "SKIP: Python binding not built (no Python 3 development files" \
+		"found by configure)" >&2
+	exit 77
+fi
+if ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
+	echo "SKIP: pytest is not installed for $PYTHON" \
+		"(Debian: python3-pytest)" >&2
+	exit 77
+fi
+
+# The package as it is installed: one directory, the module inside.
+pkg=$(mktemp -d "${TMPDIR:-/tmp}/libxstat-py.XXXXXX") || exit 99
+trap 'rm -rf "$pkg"' EXIT
+# Readable by the tests' unprivileged children.
+chmod 755 "$pkg" && mkdir "$pkg/libxstat" || exit 99
+for f in __init__.py _libxstat.pyi py.typed; do
+	ln -s "$top_srcdir/python/libxstat/$f" "$pkg/libxstat/$f" || exit 99
+done
+ln -s "$top_builddir/python/.libs/_libxstat$PYTHON_EXT_SUFFIX" \
+	"$pkg/libxstat/" || exit 99
+
+export PYTHONPATH="$pkg" PYTHONDONTWRITEBYTECODE=1
+export LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export SECCOMP_RUN="$top_builddir/tests/seccomp-run"
+"$PYTHON" -m pytest -q -rs -p no:cacheprovider --rootdir="$pkg" \
+	"$top_srcdir/python/tests"
+rc=$?
+# 5: pytest collected no test - a broken suite, not a pass.
+[ $rc -eq 5 ] && rc=1
+exit $rc

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Times, modes and file types in words.  Times are formatted here rather
+ * than with strftime("%Y"), which wraps around for years past INT_MAX -
+ * 1900 on glibc: a wrong date is worse than none.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <time.h>
+#include <sys/stat.h>
+#include "human.h"
+
+void seconds_time(char *buf, const struct xstat_time *t)
+{
+	snprintf(buf, HUMAN_TIME_MAX, "%lld.%09llu", (long long)t->tv_sec,
+		 (unsigned long long)t->tv_nsec);
+}
+
+void human_time(char *buf, const struct xstat_time *t)
+{
+	time_t sec = (time_t)t->tv_sec;
+	long long year, off;
+	struct tm tm;
+	char zone[40];
+
+	if ((long long)sec != t->tv_sec || !localtime_r(&sec, &tm)) {
+		seconds_time(buf, t);
+		return;
+	}
+	year = (long long)tm.tm_year + 1900;
+	off = tm.tm_gmtoff;
+	snprintf(zone, sizeof(zone), "%c%02lld%02lld", off < 0 ? '-' : '+',
+		 (off < 0 ? -off : off) / 3600,
+		 (off < 0 ? -off : off) / 60 % 60);
+	/* stat pads the year to four characters, the sign included */
+	snprintf(buf, HUMAN_TIME_MAX,
+		 year < 0 ? "-%03lld-%02d-%02d %02d:%02d:%02d.%09llu %s" :
+			    "%04lld-%02d-%02d %02d:%02d:%02d.%09llu %s",
+		 year < 0 ? -year : year, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned long long)t->tv_nsec, zone);
+}
+
+static char type_letter(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:	return '-';
+	case S_IFDIR:	return 'd';
+	case S_IFBLK:	return 'b';
+	case S_IFCHR:	return 'c';
+	case S_IFLNK:	return 'l';
+	case S_IFIFO:	return 'p';
+	case S_IFSOCK:	return 's';
+	}
+	return '?';
+}
+
+void human_mode(char buf[11], unsigned m)
+{
+	buf[0] = type_letter(m);
+	buf[1] = m & S_IRUSR ? 'r' : '-';
+	buf[2] = m & S_IWUSR ? 'w' : '-';
+	buf[3] = m & S_ISUID ? (m & S_IXUSR ? 's' : 'S') :
+			       (m & S_IXUSR ? 'x' : '-');
+	buf[4] = m & S_IRGRP ? 'r' : '-';
+	buf[5] = m & S_IWGRP ? 'w' : '-';
+	buf[6] = m & S_ISGID ? (m & S_IXGRP ? 's' : 'S') :
+			       (m & S_IXGRP ? 'x' : '-');
+	buf[7] = m & S_IROTH ? 'r' : '-';
+	buf[8] = m & S_IWOTH ? 'w' : '-';
+	buf[9] = m & S_ISVTX ? (m & S_IXOTH ? 't' : 'T') :
+			       (m & S_IXOTH ? 'x' : '-');
+	buf[10] = '\0';
+}
+
+const char *human_type(unsigned mode, unsigned long long size, int size_known)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return size_known && size == 0 ? "regular empty file" :
+						 "regular file";
+	case S_IFDIR:	return "directory";
+	case S_IFLNK:	return "symbolic link";
+	case S_IFBLK:	return "block special file";
+	case S_IFCHR:	return "character special file";
+	case S_IFIFO:	return "fifo";
+	case S_IFSOCK:	return "socket";
+	}
+	return "weird file";
+}
+
+/* One name per XSTAT_PROMISE_* bit, in bit order (xstat(1), JSON too). */
+static const char *const promise_names[] = {
+	"every_change", "tick", "monotonic", "persistent", "metadata",
+	"atime", "wrap32", "clock_step", "lags", "names",
+};
+
+void human_promise(char *buf, size_t len, unsigned long long promise,
+		   const char *sep)
+{
+	size_t i, n = sizeof(promise_names) / sizeof(promise_names[0]);
+	size_t used = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++) {
+		if (!(promise & (1ULL << i)))
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s",
+			     used ? sep : "", promise_names[i]);
+		used += w > 0 ? (size_t)w : 0;
+		promise &= ~(1ULL << i);
+	}
+	if (promise && used < len)
+		snprintf(buf + used, len - used, "%s%#llx", used ? sep : "",
+			 promise);
+}
+
+const char *human_token_source(unsigned int source)
+{
+	switch (source) {
+	case XSTAT_TOKEN_FROM_DATA_VERSION:
+		return "data_version";
+	case XSTAT_TOKEN_FROM_CTIME:
+		return "ctime";
+	}
+	return "unknown";
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * -j/--json: one JSON object per file and line, valid for every name (any
+ * byte string), an error record for a file that failed.  The schema is in
+ * xstat(1); JSON_SCHEMA changes when a member changes meaning or goes.
+ */
+#ifndef XSTAT_TOOL_JSON_H
+#define XSTAT_TOOL_JSON_H
+
+#include "result.h"
+
+#define JSON_SCHEMA	1
+
+/* The record of @r: its fields, or {"error":...} when r->ret < 0. */
+void json_print(const struct file_result *r);
+
+#endif

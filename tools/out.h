@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Messages and the checks on standard output: a write error (full disk,
+ * closed descriptor, a reader gone with SIGPIPE ignored) is an error of the
+ * command, reported once, exit status 1, like coreutils' close_stdout.
+ */
+#ifndef XSTAT_TOOL_OUT_H
+#define XSTAT_TOOL_OUT_H
+
+#include <stdbool.h>
+
+#define EXIT_USAGE	2
+
+/* "xstat: MESSAGE[: strerror(errnum)]" on stderr; errnum 0 for none. */
+void warn_msg(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A command line error: the message, the hint, exit 2. */
+void usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+/*
+ * Before anything else: give closed descriptors 0-2 a placeholder, so
+ * nothing the program opens lands on them and writes to a closed stdout
+ * fail (EBADF) instead of going to some other file.
+ */
+void out_init(void);
+
+/* Standard input was closed when the program started. */
+bool out_stdin_closed(void);
+
+/* Flush stdout; on a write error report it and return false. */
+bool out_flush(void);
+
+/* At exit: flush and close stdout; status 1 if that fails. */
+int out_finish(int status);
+
+#endif

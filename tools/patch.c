@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * --patch: the layout of the test program that came with the xstat()
+ * patch (July 2010), byte for byte, quirks kept: "Links" shown when the
+ * size is, "Gid" on a line of its own, hexadecimal device numbers.  Two
+ * deliberate differences: a name that is not plain printable text is
+ * quoted (shell-escape style) instead of reaching the terminal raw, and a
+ * time whose year strftime() cannot hold is printed as seconds.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include "human.h"
+#include "patch.h"
+#include "quote.h"
+
+/* Raw when printable; otherwise quoted, never control bytes. */
+static const char *patch_name(const char *name)
+{
+	return quote_has_nonprint(name) ?
+	       quote_n(2, name, QS_SHELL_ESCAPE) : name;
+}
+
+static void patch_time(const char *field, const struct xstat_time *xt)
+{
+	char date[100], zone[100];
+	time_t t = (time_t)xt->tv_sec;
+	struct tm tm;
+
+	if ((long long)t != xt->tv_sec || !localtime_r(&t, &tm) ||
+	    tm.tm_year > INT_MAX - 1900 ||
+	    !strftime(date, sizeof(date), "%F %T", &tm) ||
+	    !strftime(zone, sizeof(zone), "%z", &tm)) {
+		char buf[HUMAN_TIME_MAX];
+
+		seconds_time(buf, xt);
+		printf("%s%s\n", field, buf);
+		return;
+	}
+	printf("%s%s.%09llu%s\n", field, date,
+	       (unsigned long long)xt->tv_nsec, zone);
+}
+
+static char patch_type(unsigned m)
+{
+	switch (m & S_IFMT) {
+	case S_IFIFO:	printf(" FIFO\n");			return 'p';
+	case S_IFCHR:	printf(" character special file\n");	return 'c';
+	case S_IFDIR:	printf(" directory\n");			return 'd';
+	case S_IFBLK:	printf(" block special file\n");	return 'b';
+	case S_IFREG:	printf(" regular file\n");		return '-';
+	case S_IFLNK:	printf(" symbolic link\n");		return 'l';
+	case S_IFSOCK:	printf(" socket\n");			return 's';
+	}
+	printf("unknown type (%o)\n", m & S_IFMT);
+	return '?';
+}
+
+void patch_print(const struct file_result *r)
+{
+	const struct xstat *x = r->x;
+	unsigned long long rm;
+	unsigned m;
+	char buf[64], ft = '?';
+
+	printf("xstat(%s) = %d\n", patch_name(r->name), (int)r->ret);
+	if (r->ret < 0)
+		return;
+	rm = x->st_result_mask;
+	m = x->st_mode;
+	printf("results=%llx\n", rm);
+	printf(" ");
+	if (rm & XSTAT_REQUEST_SIZE)
+		printf(" Size: %-15llu", x->st_size);
+	if (rm & XSTAT_REQUEST_BLOCKS)
+		printf(" Blocks: %-10llu", x->st_blocks);
+	printf(" IO Block: %-6llu ", x->st_blksize);
+	if (rm & XSTAT_REQUEST_MODE)
+		ft = patch_type(m);
+
+	snprintf(buf, sizeof(buf), "%02x:%02x", x->st_dev.major,
+		 x->st_dev.minor);
+	printf("Device: %-15s", buf);
+	if (rm & XSTAT_REQUEST_INO)
+		printf(" Inode: %-11llu", x->st_ino);
+	if (rm & XSTAT_REQUEST_SIZE)	/* sic: the size bit, as the patch */
+		printf(" Links: %-5u", x->st_nlink);
+	if (rm & XSTAT_REQUEST_RDEV)
+		printf(" Device type: %u,%u", x->st_rdev.major,
+		       x->st_rdev.minor);
+	printf("\n");
+
+	if (rm & XSTAT_REQUEST_MODE)
+		/* the patch knows no setuid/sticky letters */
+		printf("Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ", m & 07777, ft,
+		       m & S_IRUSR ? 'r' : '-', m & S_IWUSR ? 'w' : '-',
+		       m & S_IXUSR ? 'x' : '-', m & S_IRGRP ? 'r' : '-',
+		       m & S_IWGRP ? 'w' : '-', m & S_IXGRP ? 'x' : '-',
+		       m & S_IROTH ? 'r' : '-', m & S_IWOTH ? 'w' : '-',
+		       m & S_IXOTH ? 'x' : '-');
+	if (rm & XSTAT_REQUEST_UID)
+		printf("Uid: %d   \n", (int)x->st_uid);
+	if (rm & XSTAT_REQUEST_GID)
+		printf("Gid: %u\n", x->st_gid);
+
+	if (rm & XSTAT_REQUEST_ATIME)
+		patch_time("Access: ", &x->st_atim);
+	if (rm & XSTAT_REQUEST_MTIME)
+		patch_time("Modify: ", &x->st_mtim);
+	if (rm & XSTAT_REQUEST_CTIME)
+		patch_time("Change: ", &x->st_ctim);
+	if (rm & XSTAT_REQUEST_BTIME)
+		patch_time("Create: ", &x->st_btim);
+
+	if (rm & XSTAT_REQUEST_GEN)
+		printf("Inode version: %llxh\n", x->st_gen);
+	if (rm & XSTAT_REQUEST_DATA_VERSION)
+		printf("Data version: %llxh\n", x->st_data_version);
+}
