@@ -35,7 +35,7 @@
 
 #define DV	XSTAT_REQUEST_DATA_VERSION
 #define SEQ_ROUNDS	300
-#define CONC_CALLS	100000
+#define CONC_CALLS	40000
 
 static const uint64_t masks[] = {
 	DV,

@@ -61,7 +61,7 @@
 #define EVERY		XSTAT_PROMISE_EVERY_CHANGE
 #define TICK		XSTAT_PROMISE_TICK
 #define SEQ_ROUNDS	100
-#define CONC_CALLS	100000
+#define CONC_CALLS	20000
 #define NOBODY		65534
 
 /* statx blocked (XSTAT_TEST_BLOCK): the fallback backend answers. */
