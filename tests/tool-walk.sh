@@ -4,7 +4,8 @@
 # format and JSON), with the statx backend and the fallback (statx
 # refused by seccomp with EPERM and ENOSYS, LIBXSTAT_NO_STATX=1); -L
 # with a symlink loop, -x across a tmpfs mount, an unreadable directory
-# (as nobody when root), entries removed during the walk, EMFILE.
+# (as nobody when root), entries removed during the walk, EMFILE, a tree
+# deeper than PATH_MAX.
 set -u
 tool=${XSTAT_TOOL:-./tools/xstat}
 bld=${top_builddir:-.}
@@ -246,6 +247,21 @@ if [ -n "$lt" ]; then
 else
 	echo "note: EMFILE not tested (no libtool script in $bld)"
 fi
+
+# A tree deeper than PATH_MAX: 24 levels of 200-byte names (4,824 bytes
+# of path).  Every entry once, with find's inode numbers and sizes.
+deep=$tmp/deep
+mkdir "$deep"
+name=$(printf '%0200d' 0)
+(cd "$deep" && for i in $(seq 1 24); do
+	mkdir "$name" && cd "$name" && echo "$i" >"f$i" || exit 1
+done) || fail "deep: cannot make the tree"
+"$tool" -r -c '%n|%i|%s' "$deep" 2>"$tmp/err" | sort >"$tmp/r"
+find "$deep" -printf '%p|%i|%s\n' | sort >"$tmp/s"
+[ "$(wc -l <"$tmp/s")" -eq 49 ] || fail "deep: find lists $(wc -l <"$tmp/s")"
+cmp -s "$tmp/r" "$tmp/s" ||
+	fail "deep: not find's: $(head -c 300 "$tmp/err")"
+rm -rf "$deep"
 
 # Usage errors.
 "$tool" -x . >/dev/null 2>&1

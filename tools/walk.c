@@ -5,7 +5,8 @@
  * Directories to read wait on one stack (last in, first out, so that the
  * stack holds about depth x fan-out nodes, not a whole level of a wide
  * tree), guarded by one mutex with one condition variable.  A worker pops
- * a directory, opens it by its path from the starting point, prints each
+ * a directory, opens it by its path from the starting point (in steps
+ * below PATH_MAX where it is longer), prints each
  * entry and pushes the subdirectories; it holds one stream at a time, so
  * the walk holds at most one descriptor per thread.  A directory whose
  * open fails with EMFILE waits for another worker's stream to close and
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include "xstat.h"
 #include "out.h"
 #include "quote.h"
@@ -138,6 +140,58 @@ static char *join(const char *dir, const char *name)
 }
 
 /*
+ * Open the directory @path, which may be longer than PATH_MAX (a tree
+ * deeper than that): then its leading components, up to PATH_MAX at a
+ * time, are opened O_PATH one below the other and the stream is opened
+ * below the last, as find does.  The walk entered every one of them, so
+ * a prefix's last component is a directory; -L aside, one replaced by a
+ * symlink since is not followed.  For a moment this holds a second
+ * descriptor (EMFILE is handled by the caller as for the stream's own).
+ */
+static struct xstat_dir *opendir_path(const char *path, int flags,
+				      struct xstat_parameters *params)
+{
+	int nofollow = flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0;
+	char part[PATH_MAX];
+	struct xstat_dir *d;
+	const char *p = path, *slash;
+	int dfd = AT_FDCWD, fd, err;
+	size_t len;
+
+	d = xstat_opendir(AT_FDCWD, path, flags, params);
+	if (d || errno != ENAMETOOLONG)
+		return d;
+	while (strlen(p) >= PATH_MAX) {
+		slash = memrchr(p, '/', PATH_MAX - 1);
+		if (!slash || slash == p) {
+			err = ENAMETOOLONG;	/* one name over PATH_MAX */
+			goto out;
+		}
+		len = (size_t)(slash - p);
+		memcpy(part, p, len);
+		part[len] = '\0';
+		fd = openat(dfd, part, O_PATH | O_DIRECTORY | O_CLOEXEC |
+				       nofollow);
+		err = errno;
+		if (dfd != AT_FDCWD)
+			close(dfd);
+		if (fd < 0) {
+			errno = err;
+			return NULL;
+		}
+		dfd = fd;
+		p = slash + 1;
+	}
+	d = xstat_opendir(dfd, p, flags, params);
+	err = errno;
+out:
+	if (dfd != AT_FDCWD)
+		close(dfd);
+	errno = err;
+	return d;
+}
+
+/*
  * Open @path, waiting out EMFILE/ENFILE while another worker holds a
  * stream: its close frees a descriptor.  After the first EMFILE, opens
  * are made under w->lock and the ones begun before are waited for, so
@@ -161,7 +215,7 @@ static struct xstat_dir *open_dir(struct walk *w, const char *path)
 			w->inflight++;
 			pthread_mutex_unlock(&w->lock);
 		}
-		d = xstat_opendir(AT_FDCWD, path, w->o->flags, &params);
+		d = opendir_path(path, w->o->flags, &params);
 		err = errno;
 		if (!locked) {
 			pthread_mutex_lock(&w->lock);
