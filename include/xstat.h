@@ -294,7 +294,8 @@ struct xstat_why_missing {
 #define XSTAT_PROMISE_MONOTONIC		0x0004ULL /* a number that never goes
 						     down while mounted */
 #define XSTAT_PROMISE_PERSISTENT	0x0008ULL /* kept across unmount, mount
-						     and reboot */
+						     and reboot (not a crash:
+						     libxstat(7)) */
 #define XSTAT_PROMISE_METADATA		0x0010ULL /* metadata changes move it */
 #define XSTAT_PROMISE_ATIME		0x0020ULL /* so may an atime update (a
 						     read): false alarms */
