@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include "testhelp.h"
 
@@ -324,4 +328,112 @@ int th_block_from_env(void)
 		exit(TH_SKIP);
 	}
 	return err;
+}
+
+/* The new mount API (5.2+, idmapping 5.12+): numbers common to all ABIs. */
+#define NR_open_tree_		428
+#define NR_move_mount_		429
+#define NR_mount_setattr_	442
+#define OPEN_TREE_CLONE_	1
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
+#define MOUNT_ATTR_IDMAP_	0x00100000ULL
+
+struct mount_attr_ {
+	uint64_t	attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* Write @text to /proc/@pid/@file. */
+static int write_proc(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	th_pathf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A user namespace fd with the mapping @map: a child unshares, the
+ * parent writes its maps and opens /proc/PID/ns/user, the child exits.
+ */
+static int userns_fd(const char *map)
+{
+	char path[64], c;
+	int go[2], ready[2], fd = -1;
+	pid_t pid;
+
+	if (pipe(go) || pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* Only the parent's end of @go may hold it open. */
+		close(go[1]);
+		close(ready[0]);
+		c = unshare(CLONE_NEWUSER) ? 'n' : 'y';
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		/* Stay until the parent holds the namespace. */
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &c, 1) == 1 && c == 'y') {
+		th_pathf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+		if (!write_proc(pid, "uid_map", map) &&
+		    !write_proc(pid, "gid_map", map))
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	close(go[1]);
+	close(ready[0]);
+	waitpid(pid, NULL, 0);
+	return fd;
+}
+
+int th_mount_idmapped(const char *src, const char *dst, unsigned first,
+		      unsigned lower, unsigned count, const char *what)
+{
+	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
+	int tree, ns, ret = TH_SKIP;
+	char map[64];
+
+	snprintf(map, sizeof(map), "%u %u %u\n", first, lower, count);
+	ns = userns_fd(map);
+	if (ns < 0) {
+		fprintf(stderr, "SKIP: %sno user namespace with a mapping: "
+			"%s\n", what, strerror(errno));
+		return TH_SKIP;
+	}
+	tree = (int)syscall(NR_open_tree_, AT_FDCWD, src,
+			    OPEN_TREE_CLONE_ | O_CLOEXEC);
+	attr.userns_fd = (uint64_t)ns;
+	if (tree < 0) {
+		fprintf(stderr, "SKIP: %sopen_tree: %s\n", what,
+			strerror(errno));
+	} else if (syscall(NR_mount_setattr_, tree, "", AT_EMPTY_PATH, &attr,
+			   sizeof(attr))) {
+		fprintf(stderr, "SKIP: %sthe kernel does not idmap this "
+			"mount: mount_setattr: %s\n", what, strerror(errno));
+	} else if (mkdir(dst, 0755) ||
+		   syscall(NR_move_mount_, tree, "", AT_FDCWD, dst,
+			   MOVE_MOUNT_F_EMPTY_PATH_)) {
+		fprintf(stderr, "%smove_mount %s: %s\n", what, dst,
+			strerror(errno));
+		ret = -1;
+	} else {
+		ret = 0;
+	}
+	if (tree >= 0)
+		close(tree);
+	close(ns);
+	return ret;
 }
