@@ -70,6 +70,47 @@ int th_run_program(int (*run)(void))
 	return th_run_tests(tests);
 }
 
+int th_child(int (*fn)(void *arg), void *arg)
+{
+	pid_t pid;
+	int st;
+
+	/* What is buffered is the parent's to write, not also the child's. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		_exit(fn(arg));
+	if (waitpid(pid, &st, 0) != pid) {
+		fprintf(stderr, "waitpid: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!WIFEXITED(st)) {
+		fprintf(stderr, "child killed by signal %d\n",
+			WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		return -1;
+	}
+	return WEXITSTATUS(st);
+}
+
+void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
+{
+	int ret = th_child(fn, arg);
+	char why[256];
+	va_list ap;
+
+	if (ret == TH_SKIP) {
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		th_skip("%s", why);
+	}
+	assert_int_equal(ret, 0);
+}
+
 int th_count_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");

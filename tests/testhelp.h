@@ -62,6 +62,21 @@ int th_group_result(int failed, size_t ntests);
  */
 int th_run_program(int (*run)(void));
 
+/*
+ * Run @fn(@arg) in a forked child, which exits with what it returns: for
+ * what must not outlive the call (a seccomp filter, a namespace, changed
+ * credentials).  Returns the child's exit status, or -1 if it could not
+ * be forked or waited for or did not exit (a signal; said on stderr).
+ */
+int th_child(int (*fn)(void *arg), void *arg);
+
+/*
+ * Inside a cmocka test: th_child(@fn, @arg) must exit 0; 77 skips the
+ * test for the reason @fmt (the child may have said more on stderr).
+ */
+void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Number of open file descriptors of this process (/proc/self/fd). */
 int th_count_fds(void);
 
