@@ -190,30 +190,39 @@ static void mount_driver(int type)
 		ext2_by_ext4 = drv;
 }
 
+/* The ext4 driver's /sys planted in a child: its own mount namespace. */
+static int planted_child(void *what)
+{
+	return planted_sys(what);
+}
+
+/* run() with statx blocked, in a child: the filter cannot be taken back. */
+static int blocked_child(void *p)
+{
+	const struct dcase *c = p;
+	char label[128];
+
+	if (th_block_statx(EPERM))
+		return 77;
+	snprintf(label, sizeof(label), "%s, statx blocked",
+		 c->type == 2 ? "ext2 driver" : "ext4 driver");
+	run(label, mnt, dev, c->type == 4);
+	return fails ? 1 : 0;
+}
+
 /* Both paths with one driver, in one backend (statx blocked: a child). */
 static void test_driver(void **state)
 {
 	const struct dcase *c = *state;
 	const char *what = c->type == 2 ? "ext2 driver" : "ext4 driver";
-	char label[128];
-	pid_t pid;
-	int status;
 
 	mount_driver(c->type);
 	if (c->type == 2 && ext2_by_ext4)
 		th_skip("ext2 is served by the ext4 driver here");
 	fails = 0;
 	if (c->planted) {
-		fflush(stderr);
-		pid = fork();
-		assert_true(pid >= 0);
-		if (pid == 0)
-			_exit(planted_sys(what));
-		assert_int_equal(waitpid(pid, &status, 0), pid);
-		assert_true(WIFEXITED(status));
-		if (WEXITSTATUS(status) == 77)
-			th_skip("no private mount namespace or seccomp");
-		assert_int_equal(WEXITSTATUS(status), 0);
+		th_in_child(planted_child, (void *)what,
+			    "no private mount namespace or seccomp");
 		return;
 	}
 	if (!c->block) {
@@ -221,22 +230,7 @@ static void test_driver(void **state)
 		assert_int_equal(fails, 0);
 		return;
 	}
-	/* statx blocked in a child: the filter cannot be taken back. */
-	fflush(stderr);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (th_block_statx(EPERM))
-			_exit(77);
-		snprintf(label, sizeof(label), "%s, statx blocked", what);
-		run(label, mnt, dev, c->type == 4);
-		_exit(fails ? 1 : 0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		th_skip("cannot install a seccomp filter");
-	assert_int_equal(WEXITSTATUS(status), 0);
+	th_in_child(blocked_child, (void *)c, "cannot install a seccomp filter");
 }
 
 int main(void)
