@@ -128,7 +128,9 @@ static int mount_as(const char *type, const char *dev, const char *mnt)
 	return stat(sys, &sb) == 0;
 }
 
-static char mnt[300], dev[64] = "";
+/* The image on its loop device: mounted by mount_driver(). */
+static struct th_loop loop;
+static char *const mnt = loop.mnt, *const dev = loop.dev;
 static int mounted;	/* 0, 2 (as ext2) or 4 (as ext4) */
 static int ext2_by_ext4;	/* the ext4 driver serves ext2 here */
 
@@ -254,8 +256,8 @@ int main(void)
 		{ "ext4 driver, statx blocked", test_driver, NULL, NULL,
 		  (void *)&cases[5] },
 	};
-	char dir[256], img[300], f[400];
-	int i, fd, ret = 1;
+	char f[400];
+	int i, fd, ret;
 
 	th_require_root();
 	if (!ext4_oracle_available() ||
@@ -266,19 +268,14 @@ int main(void)
 			"ext2 filesystem type missing\n");
 		return TH_SKIP;
 	}
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return 1;
-	th_pathf(img, sizeof(img), "%s/img", dir);
-	th_pathf(mnt, sizeof(mnt), "%s/mnt", dir);
-	if (mkdir(mnt, 0755) ||
-	    th_run(NULL, 0, "truncate -s 32M '%s' && mkfs.ext2 -q -F -I 256 "
-		   "'%s' >/dev/null 2>&1", img, img) ||
-	    th_run(dev, sizeof(dev), "losetup -f --show '%s' 2>/dev/null",
-		   img) || strncmp(dev, "/dev/loop", 9)) {
-		fprintf(stderr, "SKIP: no loop device\n");
-		th_rmrf(dir);
+	ret = th_loop_attach(&loop, 32, "mkfs.ext2 -q -F -I 256 %s");
+	if (ret) {
+		/* Any failure here is the machine's, as a missing device. */
+		if (ret != TH_SKIP)
+			fprintf(stderr, "SKIP: no loop device\n");
 		return TH_SKIP;
 	}
+	ret = 1;
 	/* The files, written through the ext2 mount. */
 	ext2_by_ext4 = mount_as("ext2", dev, mnt);
 	if (ext2_by_ext4 < 0) {
@@ -299,9 +296,6 @@ int main(void)
 		fprintf(stderr, "# ext2 is served by the ext4 driver here\n");
 	ret = th_run_tests(tests);
 out:
-	if (mounted)
-		umount(mnt);
-	th_run(NULL, 0, "losetup -d '%s'", dev);
-	th_rmrf(dir);
+	th_loop_umount(&loop);
 	return ret;
 }

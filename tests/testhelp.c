@@ -223,11 +223,37 @@ int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
 	return close(fd);
 }
 
+int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
+{
+	char cmd[512], dir[200];
+
+	memset(l, 0, sizeof(*l));
+	if (!th_mkdtemp(dir, sizeof(dir)))
+		return -1;
+	snprintf(l->image, sizeof(l->image), "%s/image", dir);
+	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
+	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
+		   l->image, l->mnt) != 0)
+		return -1;
+	if (mkfs) {
+		snprintf(cmd, sizeof(cmd), mkfs, l->image);
+		if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
+			return -1;
+	}
+	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
+		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
+		fprintf(stderr, "SKIP: no free loop device (losetup -f)\n");
+		th_rmrf(dir);
+		return TH_SKIP;
+	}
+	return 0;
+}
+
 int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		  const char *mount_opts)
 {
-	char cmd[512], tool[64];
-	char dir[200];
+	char tool[64], dir[256], *slash;
+	int ret;
 
 	memset(l, 0, sizeof(*l));
 	if (geteuid() != 0) {
@@ -243,26 +269,19 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		fprintf(stderr, "SKIP: %s is missing\n", tool);
 		return TH_SKIP;
 	}
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return -1;
-	snprintf(l->image, sizeof(l->image), "%s/image", dir);
-	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
-	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
-		   l->image, l->mnt) != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), mkfs, l->image);
-	if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
-		return -1;
-	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
-		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
-		fprintf(stderr, "SKIP: no free loop device (losetup -f)\n");
-		th_rmrf(dir);
-		return TH_SKIP;
-	}
+	ret = th_loop_attach(l, size_mb, mkfs);
+	if (ret)
+		return ret;
 	if (th_run(NULL, 0, "mount %s%s '%s' '%s'", mount_opts ? "-o " : "",
 		   mount_opts ? mount_opts : "", l->dev, l->mnt) != 0) {
 		th_run(NULL, 0, "losetup -d %s", l->dev);
-		th_rmrf(dir);
+		/* The image's directory; @l stays as it was for the caller. */
+		th_pathf(dir, sizeof(dir), "%s", l->image);
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			th_rmrf(dir);
+		}
 		return -1;
 	}
 	return 0;
@@ -292,8 +311,9 @@ void th_loop_umount(struct th_loop *l)
 
 	if (!l->mnt[0])
 		return;
-	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s'", l->mnt,
-	       l->mnt);
+	/* Quiet: the caller may have unmounted it already. */
+	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s' 2>/dev/null",
+	       l->mnt, l->mnt);
 	if (l->dev[0])
 		th_run(NULL, 0, "losetup -d %s 2>/dev/null", l->dev);
 	slash = strrchr(l->image, '/');

@@ -128,6 +128,15 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 void th_loop_umount(struct th_loop *l);
 
 /*
+ * The image and loop device of th_loop_mount() without the mount: a
+ * fresh @size_mb image, formatted with @mkfs unless NULL, on a loop
+ * device (@l->dev), with an empty directory @l->mnt to mount it on.
+ * Returns 0, TH_SKIP if no loop device is free (said on stderr), or -1.
+ * th_loop_umount() unmounts it if mounted, detaches and removes it all.
+ */
+int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs);
+
+/*
  * Inside a cmocka test: th_loop_mount() a @size_mb image, or skip the test
  * (TH_SKIP: no root, loop devices or mkfs tool) or fail it (any other
  * error).  The caller (or its teardown) unmounts it with th_loop_umount().
