@@ -74,17 +74,7 @@ static void run_in_child(int block)
 		    "seccomp is unavailable: cannot block statx");
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_in_child(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_in_child(1);
-}
+TH_STATX_TESTS(run_in_child)
 
 /* After both: the FIFO named by st_mode's bytes was never opened. */
 static void test_fifo_unopened(void **state)

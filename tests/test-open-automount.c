@@ -143,17 +143,7 @@ static void run_in_child(int block)
 		    block ? "statx blocked" : "statx");
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_in_child(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_in_child(1);
-}
+TH_STATX_TESTS(run_in_child)
 
 int main(void)
 {

@@ -117,17 +117,7 @@ static void server_stopped(int block)
 	assert_int_equal(ret, 0);
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	server_stopped(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	server_stopped(1);
-}
+TH_STATX_TESTS(server_stopped)
 
 int main(void)
 {

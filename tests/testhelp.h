@@ -77,6 +77,23 @@ int th_child(int (*fn)(void *arg), void *arg);
 void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The two cmocka tests of a program that makes its checks in both
+ * backends: test_statx_backend() runs @run(0), test_statx_blocked()
+ * @run(1), statx blocked.
+ */
+#define TH_STATX_TESTS(run)						\
+static void test_statx_backend(void **state)				\
+{									\
+	(void)state;							\
+	run(0);								\
+}									\
+static void test_statx_blocked(void **state)				\
+{									\
+	(void)state;							\
+	run(1);								\
+}
+
 /* Number of open file descriptors of this process (/proc/self/fd). */
 int th_count_fds(void);
 
