@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,6 +110,22 @@ void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
 		th_skip("%s", why);
 	}
 	assert_int_equal(ret, 0);
+}
+
+int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec)
+{
+	char out[PATH_MAX + 128], *p;
+	unsigned long long v;
+
+	if (th_run(out, sizeof(out), "getfattr --absolute-names -h -n "
+		   "system.ntfs_crtime_be -e hex '%s' 2>/dev/null", path))
+		return -1;
+	p = strstr(out, "system.ntfs_crtime_be=0x");
+	if (!p || sscanf(p + 24, "%llx", &v) != 1 || v == 0)
+		return -1;
+	*sec = (long long)(v / 10000000) - 11644473600LL;
+	*nsec = (unsigned long)(v % 10000000) * 100;
+	return 0;
 }
 
 int th_count_fds(void)

@@ -170,6 +170,13 @@ void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
 int th_loop_check(struct th_loop *l, const char *mkfs);
 
 /*
+ * The oracle of an NTFS-3G file's creation time: getfattr's hex of its
+ * "system.ntfs_crtime_be" (100 ns units since 1601, big-endian), as Unix
+ * time.  0, or -1 if there is none (no getfattr, not NTFS-3G, zero).
+ */
+int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec);
+
+/*
  * Make the given system call (by number) fail with @err in this process
  * and its children, as container seccomp profiles do.  th_block_statx()
  * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
