@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -71,10 +73,17 @@ int th_run_program(int (*run)(void))
 	return th_run_tests(tests);
 }
 
-int th_child(int (*fn)(void *arg), void *arg)
+/*
+ * Fork, run @fn(@arg) in the child, wait for it (for @seconds at most
+ * unless 0, then kill it).  0 with its wait status in @st, 1 if it was
+ * killed here, -1 if it could not be forked or waited for (said).
+ */
+static int fork_wait(int (*fn)(void *arg), void *arg, unsigned seconds,
+		     int *st)
 {
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned long waited;
 	pid_t pid;
-	int st;
 
 	/* What is buffered is the parent's to write, not also the child's. */
 	fflush(NULL);
@@ -85,16 +94,47 @@ int th_child(int (*fn)(void *arg), void *arg)
 	}
 	if (pid == 0)
 		_exit(fn(arg));
-	if (waitpid(pid, &st, 0) != pid) {
+	for (waited = 0; seconds && waited < seconds * 100UL; waited++) {
+		if (waitpid(pid, st, WNOHANG) == pid)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	if (seconds) {
+		kill(pid, SIGKILL);
+		waitpid(pid, st, 0);
+		return 1;
+	}
+	if (waitpid(pid, st, 0) != pid) {
 		fprintf(stderr, "waitpid: %s\n", strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int th_child(int (*fn)(void *arg), void *arg)
+{
+	int st;
+
+	if (fork_wait(fn, arg, 0, &st))
+		return -1;
 	if (!WIFEXITED(st)) {
 		fprintf(stderr, "child killed by signal %d\n",
 			WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		return -1;
 	}
 	return WEXITSTATUS(st);
+}
+
+int th_child_within(int (*fn)(void *arg), void *arg, unsigned seconds)
+{
+	int st, ret = fork_wait(fn, arg, seconds, &st);
+
+	if (ret > 0)
+		fprintf(stderr, "child hung (deadlock?): killed after %u s\n",
+			seconds);
+	if (ret)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)

@@ -71,6 +71,13 @@ int th_run_program(int (*run)(void));
 int th_child(int (*fn)(void *arg), void *arg);
 
 /*
+ * th_child() for a child that may hang: one still running after @seconds
+ * is killed.  Returns its exit status, 128 + the signal that killed it,
+ * or -1 if it hung (said on stderr) or could not be forked.
+ */
+int th_child_within(int (*fn)(void *arg), void *arg, unsigned seconds);
+
+/*
  * Inside a cmocka test: th_child(@fn, @arg) must exit 0; 77 skips the
  * test for the reason @fmt (the child may have said more on stderr).
  */
