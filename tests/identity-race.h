@@ -24,7 +24,8 @@ struct ir_tally {
 struct ir_race {
 	size_t		rec_size;	/* of one slot of the table */
 	int		fresh;		/* unlink the path before each run */
-	const char	*with[2];	/* what with[i] counts ("GEN"), or NULL */
+	/* What with[i] counts (as "GEN"), or NULL. */
+	const char	*with[2];
 	/* The replacer thread: runs until ir_stop, or sets it to 2. */
 	void		*(*replacer)(void *arg);
 	/* One xstat() of ir_fpath by the checker, counted in @t. */

@@ -232,7 +232,8 @@ static void test_driver(void **state)
 		assert_int_equal(fails, 0);
 		return;
 	}
-	th_in_child(blocked_child, (void *)c, "cannot install a seccomp filter");
+	th_in_child(blocked_child, (void *)c,
+		    "cannot install a seccomp filter");
 }
 
 int main(void)
