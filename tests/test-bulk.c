@@ -866,117 +866,18 @@ static void run_case(void **state)
 }
 
 /*
- * An idmapped mount of ext4 (the setup of tests/test-ext4-idmap.c: a
- * child in a new user namespace with a uid_map and gid_map, open_tree,
- * mount_setattr(MOUNT_ATTR_IDMAP), move_mount): on-disk ids 0..1999 show
- * as 100000..101999, others as the overflow id.  A stream there must
- * equal xstat() per name and the oracles, as everywhere; and its raw
- * reads must vouch for the entries as on the plain mount: compared
- * without the mount's idmapping, every raw owner differs from the shown
- * one and each entry silently goes the per-call way.  Only the library's
- * count of entries its batches vouched for (xs_bulk_raw_ready, reached
- * through TEST_CORE_LIBS) can tell.
+ * An idmapped mount of ext4 (th_mount_idmapped(), as tests/test-ext4-idmap.c
+ * has it: a child in a new user namespace with a uid_map and gid_map,
+ * open_tree, mount_setattr(MOUNT_ATTR_IDMAP), move_mount): on-disk ids
+ * 0..1999 show as 100000..101999, others as the overflow id.  A stream
+ * there must equal xstat() per name and the oracles, as everywhere; and
+ * its raw reads must vouch for the entries as on the plain mount:
+ * compared without the mount's idmapping, every raw owner differs from
+ * the shown one and each entry silently goes the per-call way.  Only the
+ * library's count of entries its batches vouched for (xs_bulk_raw_ready,
+ * reached through TEST_CORE_LIBS) can tell.
  */
-#define NR_open_tree_		428
-#define NR_move_mount_		429
-#define NR_mount_setattr_	442
-#define OPEN_TREE_CLONE_	1
-#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
-#define MOUNT_ATTR_IDMAP_	0x00100000ULL
 #define MAP_LOWER		100000
-
-struct mount_attr_ {
-	uint64_t	attr_set, attr_clr, propagation, userns_fd;
-};
-
-static int write_proc(pid_t pid, const char *file, const char *text)
-{
-	char path[64];
-	int fd, ret = 0;
-
-	th_pathf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
-/* A user namespace mapping 0..1999 to MAP_LOWER..: a child's, held. */
-static int userns_fd(void)
-{
-	char map[64], path[64], c;
-	int go[2], ready[2], fd = -1;
-	pid_t pid;
-
-	if (pipe(go) || pipe(ready))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(go[1]);
-		close(ready[0]);
-		c = unshare(CLONE_NEWUSER) ? 'n' : 'y';
-		if (write(ready[1], &c, 1) != 1)
-			_exit(1);
-		if (read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(go[0]);
-	if (read(ready[0], &c, 1) == 1 && c == 'y') {
-		snprintf(map, sizeof(map), "0 %u 2000\n", MAP_LOWER);
-		th_pathf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-		if (!write_proc(pid, "uid_map", map) &&
-		    !write_proc(pid, "gid_map", map))
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	close(go[1]);
-	close(ready[0]);
-	waitpid(pid, NULL, 0);
-	return fd;
-}
-
-/* @src mounted again at @dst, idmapped: 0, TH_SKIP (said), or -1. */
-static int mount_idmapped(const char *src, const char *dst)
-{
-	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
-	int tree, ns, ret = TH_SKIP;
-
-	ns = userns_fd();
-	if (ns < 0) {
-		fprintf(stderr, "SKIP: idmap: no user namespace with a "
-			"mapping: %s\n", strerror(errno));
-		return TH_SKIP;
-	}
-	tree = (int)syscall(NR_open_tree_, AT_FDCWD, src,
-			    OPEN_TREE_CLONE_ | O_CLOEXEC);
-	attr.userns_fd = (uint64_t)ns;
-	if (tree < 0) {
-		fprintf(stderr, "SKIP: idmap: open_tree: %s\n",
-			strerror(errno));
-	} else if (syscall(NR_mount_setattr_, tree, "", AT_EMPTY_PATH, &attr,
-			   sizeof(attr))) {
-		fprintf(stderr, "SKIP: idmap: the kernel does not idmap this "
-			"ext4 mount: %s\n", strerror(errno));
-	} else if (mkdir(dst, 0755) ||
-		   syscall(NR_move_mount_, tree, "", AT_FDCWD, dst,
-			   MOVE_MOUNT_F_EMPTY_PATH_)) {
-		fprintf(stderr, "idmap: move_mount %s: %s\n", dst,
-			strerror(errno));
-		ret = -1;
-	} else {
-		ret = 0;
-	}
-	if (tree >= 0)
-		close(tree);
-	close(ns);
-	return ret;
-}
 
 static int count_names(const char *dir)
 {
@@ -1029,7 +930,7 @@ static void test_idmap(void **state)
 	slash = strrchr(idmnt, '/');
 	if (slash)
 		strcpy(slash, "/idmnt");
-	ret = mount_idmapped(l.mnt, idmnt);
+	ret = th_mount_idmapped(l.mnt, idmnt, 0, MAP_LOWER, 2000, "idmap: ");
 	if (ret) {
 		th_loop_umount(&l);
 		if (ret == TH_SKIP)

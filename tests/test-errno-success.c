@@ -73,39 +73,25 @@ static int run(const char *dir)
 
 static char dir[256];
 
+/* In a child: run(), with statx blocked first if *@block. */
+static int child(void *block)
+{
+	if (*(const int *)block && th_block_statx(EPERM))
+		return 77;
+	return run(dir);
+}
+
 /*
- * run() in a child, with statx blocked there if @block: it must exit 0;
- * 77 (no seccomp to block statx) skips.
+ * child(@block) must exit 0; 77 (no seccomp to block statx) skips.  A
+ * child, so that the seccomp filter stays there.
  */
 static void run_in_child(int block)
 {
-	pid_t pid = fork();
-	int st;
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (block && th_block_statx(EPERM))
-			_exit(77);
-		_exit(run(dir));
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		th_skip("seccomp is unavailable: cannot block statx");
-	assert_int_equal(WEXITSTATUS(st), 0);
+	th_in_child(child, &block,
+		    "seccomp is unavailable: cannot block statx");
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_in_child(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_in_child(1);
-}
+TH_STATX_TESTS(run_in_child)
 
 int main(void)
 {

@@ -128,7 +128,9 @@ static int mount_as(const char *type, const char *dev, const char *mnt)
 	return stat(sys, &sb) == 0;
 }
 
-static char mnt[300], dev[64] = "";
+/* The image on its loop device: mounted by mount_driver(). */
+static struct th_loop loop;
+static char *const mnt = loop.mnt, *const dev = loop.dev;
 static int mounted;	/* 0, 2 (as ext2) or 4 (as ext4) */
 static int ext2_by_ext4;	/* the ext4 driver serves ext2 here */
 
@@ -190,30 +192,39 @@ static void mount_driver(int type)
 		ext2_by_ext4 = drv;
 }
 
+/* The ext4 driver's /sys planted in a child: its own mount namespace. */
+static int planted_child(void *what)
+{
+	return planted_sys(what);
+}
+
+/* run() with statx blocked, in a child: the filter cannot be taken back. */
+static int blocked_child(void *p)
+{
+	const struct dcase *c = p;
+	char label[128];
+
+	if (th_block_statx(EPERM))
+		return 77;
+	snprintf(label, sizeof(label), "%s, statx blocked",
+		 c->type == 2 ? "ext2 driver" : "ext4 driver");
+	run(label, mnt, dev, c->type == 4);
+	return fails ? 1 : 0;
+}
+
 /* Both paths with one driver, in one backend (statx blocked: a child). */
 static void test_driver(void **state)
 {
 	const struct dcase *c = *state;
 	const char *what = c->type == 2 ? "ext2 driver" : "ext4 driver";
-	char label[128];
-	pid_t pid;
-	int status;
 
 	mount_driver(c->type);
 	if (c->type == 2 && ext2_by_ext4)
 		th_skip("ext2 is served by the ext4 driver here");
 	fails = 0;
 	if (c->planted) {
-		fflush(stderr);
-		pid = fork();
-		assert_true(pid >= 0);
-		if (pid == 0)
-			_exit(planted_sys(what));
-		assert_int_equal(waitpid(pid, &status, 0), pid);
-		assert_true(WIFEXITED(status));
-		if (WEXITSTATUS(status) == 77)
-			th_skip("no private mount namespace or seccomp");
-		assert_int_equal(WEXITSTATUS(status), 0);
+		th_in_child(planted_child, (void *)what,
+			    "no private mount namespace or seccomp");
 		return;
 	}
 	if (!c->block) {
@@ -221,22 +232,8 @@ static void test_driver(void **state)
 		assert_int_equal(fails, 0);
 		return;
 	}
-	/* statx blocked in a child: the filter cannot be taken back. */
-	fflush(stderr);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (th_block_statx(EPERM))
-			_exit(77);
-		snprintf(label, sizeof(label), "%s, statx blocked", what);
-		run(label, mnt, dev, c->type == 4);
-		_exit(fails ? 1 : 0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		th_skip("cannot install a seccomp filter");
-	assert_int_equal(WEXITSTATUS(status), 0);
+	th_in_child(blocked_child, (void *)c,
+		    "cannot install a seccomp filter");
 }
 
 int main(void)
@@ -260,8 +257,8 @@ int main(void)
 		{ "ext4 driver, statx blocked", test_driver, NULL, NULL,
 		  (void *)&cases[5] },
 	};
-	char dir[256], img[300], f[400];
-	int i, fd, ret = 1;
+	char f[400];
+	int i, fd, ret;
 
 	th_require_root();
 	if (!ext4_oracle_available() ||
@@ -272,19 +269,14 @@ int main(void)
 			"ext2 filesystem type missing\n");
 		return TH_SKIP;
 	}
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return 1;
-	th_pathf(img, sizeof(img), "%s/img", dir);
-	th_pathf(mnt, sizeof(mnt), "%s/mnt", dir);
-	if (mkdir(mnt, 0755) ||
-	    th_run(NULL, 0, "truncate -s 32M '%s' && mkfs.ext2 -q -F -I 256 "
-		   "'%s' >/dev/null 2>&1", img, img) ||
-	    th_run(dev, sizeof(dev), "losetup -f --show '%s' 2>/dev/null",
-		   img) || strncmp(dev, "/dev/loop", 9)) {
-		fprintf(stderr, "SKIP: no loop device\n");
-		th_rmrf(dir);
+	ret = th_loop_attach(&loop, 32, "mkfs.ext2 -q -F -I 256 %s");
+	if (ret) {
+		/* Any failure here is the machine's, as a missing device. */
+		if (ret != TH_SKIP)
+			fprintf(stderr, "SKIP: no loop device\n");
 		return TH_SKIP;
 	}
+	ret = 1;
 	/* The files, written through the ext2 mount. */
 	ext2_by_ext4 = mount_as("ext2", dev, mnt);
 	if (ext2_by_ext4 < 0) {
@@ -305,9 +297,6 @@ int main(void)
 		fprintf(stderr, "# ext2 is served by the ext4 driver here\n");
 	ret = th_run_tests(tests);
 out:
-	if (mounted)
-		umount(mnt);
-	th_run(NULL, 0, "losetup -d '%s'", dev);
-	th_rmrf(dir);
+	th_loop_umount(&loop);
 	return ret;
 }

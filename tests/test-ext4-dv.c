@@ -32,6 +32,7 @@
 #include <cmocka.h>
 #include "xstat.h"
 #include "testhelp.h"
+#include "changes.h"
 
 #define DV	XSTAT_REQUEST_DATA_VERSION
 #define SEQ_ROUNDS	300
@@ -47,49 +48,18 @@ static const uint64_t masks[] = {
 };
 #define NMASKS	(sizeof(masks) / sizeof(masks[0]))
 
-enum change { APPEND, OVERWRITE, MMAP_STORE, CHMOD, SETXATTR, UTIMENSAT,
-	      TRUNCATE, NCHANGES };
-static const char *const change_name[] = {
-	"append write", "same-size overwrite", "mmap store + msync", "chmod",
-	"setxattr", "utimensat", "truncate",
+/*
+ * The changes a data version must see (chown, link and rename, which
+ * the change token's test makes too, are not asked of it).
+ */
+static const enum chg_kind changes[] = {
+	CHG_APPEND, CHG_OVERWRITE, CHG_MMAP_STORE, CHG_CHMOD, CHG_SETXATTR,
+	CHG_UTIMENSAT, CHG_TRUNCATE,
 };
-
-struct target {
-	char		path[300];
-	int		fd;
-	char		*map;	/* 4096 bytes shared */
-};
-
-static int do_change(struct target *t, enum change c, int i)
-{
-	struct timespec ts[2] = { { 1000000 + i, 0 }, { 2000000 + i, 0 } };
-	char b[16];
-
-	memset(b, 'a' + i % 26, sizeof(b));
-	switch (c) {
-	case APPEND:
-		return pwrite(t->fd, b, 1, 8192 + i) != 1;
-	case OVERWRITE:
-		return pwrite(t->fd, b, sizeof(b), 0) != sizeof(b);
-	case MMAP_STORE:
-		/* msync cleans the page: the next store faults again. */
-		t->map[i % 4096] = b[0];
-		return msync(t->map, 4096, MS_SYNC) != 0;
-	case CHMOD:
-		return fchmod(t->fd, i % 2 ? 0600 : 0644) != 0;
-	case SETXATTR:
-		return fsetxattr(t->fd, "user.dv", b, 1 + i % 8, 0) != 0;
-	case UTIMENSAT:
-		return futimens(t->fd, ts) != 0;
-	case TRUNCATE:
-		return ftruncate(t->fd, 4096 * (2 + (i + 1) % 2)) != 0;
-	default:
-		return 1;
-	}
-}
+#define NCHANGES	(sizeof(changes) / sizeof(changes[0]))
 
 /* The data version now: 0 and *dv, or -1 (failed or not given). */
-static int dv_now(const struct target *t, uint64_t mask, int by_fd,
+static int dv_now(const struct chg_target *t, uint64_t mask, int by_fd,
 		  uint64_t *dv)
 {
 	struct xstat_parameters p = { mask };
@@ -104,29 +74,10 @@ static int dv_now(const struct target *t, uint64_t mask, int by_fd,
 	return 0;
 }
 
-static int open_target(struct target *t, const char *dir, const char *name)
-{
-	static const char zero[8192];
-
-	th_pathf(t->path, sizeof(t->path), "%s/%s", dir, name);
-	t->fd = open(t->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (t->fd < 0 || write(t->fd, zero, sizeof(zero)) != sizeof(zero))
-		return -1;
-	t->map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
-	return t->map == MAP_FAILED ? -1 : 0;
-}
-
-static void close_target(struct target *t)
-{
-	munmap(t->map, 4096);
-	close(t->fd);
-	unlink(t->path);
-}
-
 /* Change @c alternating with calls, for every mask, by path and by fd. */
-static int sequential(const char *mnt, int c)
+static int sequential(const char *mnt, enum chg_kind c)
 {
-	struct target t;
+	struct chg_target t;
 	uint64_t prev, dv;
 	int failed = 0, by_fd, i;
 	size_t m;
@@ -135,16 +86,16 @@ static int sequential(const char *mnt, int c)
 		for (by_fd = 0; by_fd < 2; by_fd++) {
 			int missed = 0, back = 0, none = 0;
 
-			if (open_target(&t, mnt, "seq"))
+			if (chg_open(&t, mnt, "seq", 0644))
 				return 1;
 			if (dv_now(&t, masks[m], by_fd, &prev)) {
 				none++;
 				prev = 0;
 			}
 			for (i = 0; i < SEQ_ROUNDS; i++) {
-				if (do_change(&t, c, i)) {
+				if (chg_make(&t, c, i)) {
 					fprintf(stderr, "change %s: %s\n",
-						change_name[c],
+						chg_name[c],
 						strerror(errno));
 					return 1;
 				}
@@ -156,12 +107,12 @@ static int sequential(const char *mnt, int c)
 				back += dv < prev;
 				prev = dv;
 			}
-			close_target(&t);
+			chg_close(&t);
 			if (missed || back || none) {
 				fprintf(stderr, "FAIL: %s, mask 0x%llx, "
 					"%s: %d missed, %d backwards, "
 					"%d without a data version, "
-					"of %d\n", change_name[c],
+					"of %d\n", chg_name[c],
 					(unsigned long long)masks[m],
 					by_fd ? "fxstat" : "xstat",
 					missed, back, none, SEQ_ROUNDS);
@@ -172,7 +123,7 @@ static int sequential(const char *mnt, int c)
 }
 
 /* The concurrent test: the writer's count of completed changes. */
-static struct target conc;
+static struct chg_target conc;
 static unsigned long started, completed;	/* atomic */
 static int stop;		/* atomic */
 
@@ -214,7 +165,7 @@ static int concurrent(const char *mnt, const char *label)
 	pthread_t w;
 	int i, k, n = 0;
 
-	if (open_target(&conc, mnt, "conc"))
+	if (chg_open(&conc, mnt, "conc", 0644))
 		return 1;
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&completed, 0, __ATOMIC_RELAXED);
@@ -243,7 +194,7 @@ static int concurrent(const char *mnt, const char *label)
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(w, NULL);
-	close_target(&conc);
+	chg_close(&conc);
 	fprintf(stderr, "%s: %d calls, %lu changes, %ld calls checked "
 		"against an earlier one, %ld violations, %ld backwards, %ld "
 		"without a data version\n", label, CONC_CALLS,
@@ -273,10 +224,9 @@ static struct th_loop l[NLAYOUTS];
 /* The whole sequential matrix once, on the first layout: one change. */
 static void test_sequential(void **state)
 {
-	const char *const *name = *state;
+	const enum chg_kind *c = *state;
 
-	assert_int_equal(sequential(l[0].mnt,
-				    (int)(name - change_name)), 0);
+	assert_int_equal(sequential(l[0].mnt, *c), 0);
 }
 
 /* The concurrent test on each layout. */
@@ -288,15 +238,13 @@ static void test_concurrent(void **state)
 	assert_int_equal(concurrent(l[i].mnt, layouts[i]), 0);
 }
 
-#define SEQ(c)	{ NULL, test_sequential, NULL, NULL, \
-		  (void *)&change_name[c] }
+#define SEQ(i)	{ NULL, test_sequential, NULL, NULL, (void *)&changes[i] }
 #define CONC(i)	{ NULL, test_concurrent, NULL, NULL, (void *)&layouts[i] }
 
 int main(void)
 {
 	struct CMUnitTest tests[] = {
-		SEQ(APPEND), SEQ(OVERWRITE), SEQ(MMAP_STORE), SEQ(CHMOD),
-		SEQ(SETXATTR), SEQ(UTIMENSAT), SEQ(TRUNCATE),
+		SEQ(0), SEQ(1), SEQ(2), SEQ(3), SEQ(4), SEQ(5), SEQ(6),
 		CONC(0), CONC(1), CONC(2), CONC(3),
 	};
 	int ret;
@@ -305,7 +253,7 @@ int main(void)
 	_Static_assert(sizeof(tests) / sizeof(tests[0]) ==
 		       NCHANGES + NLAYOUTS, "one test per change and layout");
 	for (i = 0; i < NCHANGES; i++)
-		tests[i].name = change_name[i];
+		tests[i].name = chg_name[changes[i]];
 	for (i = 0; i < NLAYOUTS; i++)
 		tests[NCHANGES + i].name = layouts[i];
 	th_require_root();

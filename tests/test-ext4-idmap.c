@@ -45,18 +45,6 @@
 #include "ext4-oracle.h"
 #include "../lib/internal.h"
 
-/* The new mount API (5.2+, idmapping 5.12+): numbers common to all ABIs. */
-#define NR_open_tree		428
-#define NR_move_mount		429
-#define NR_mount_setattr	442
-#define OPEN_TREE_CLONE_	1
-#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
-#define MOUNT_ATTR_IDMAP_	0x00100000ULL
-
-struct mount_attr_ {
-	uint64_t	attr_set, attr_clr, propagation, userns_fd;
-};
-
 #define MAP_FIRST	0	/* on-disk ids MAP_FIRST.. */
 #define MAP_LOWER	100000	/* ..show as MAP_LOWER.. */
 #define MAP_COUNT	2000
@@ -92,103 +80,6 @@ static char idmnt[300];
 static int idmounted;
 static uint64_t idmnt_id;	/* the idmapped mount's unique ID */
 static uint64_t plain_id;	/* the plain mount's */
-
-/* Write @text to /proc/@pid/@file. */
-static int write_proc(pid_t pid, const char *file, const char *text)
-{
-	char path[64];
-	int fd, ret = 0;
-
-	th_pathf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
-/*
- * A user namespace fd with the test's mapping: a child unshares, the
- * parent writes its maps and opens /proc/PID/ns/user, the child exits.
- */
-static int userns_fd(void)
-{
-	char map[64], path[64], c;
-	int go[2], ready[2], fd = -1;
-	pid_t pid;
-
-	if (pipe(go) || pipe(ready))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		/* Only the parent's end of @go may hold it open. */
-		close(go[1]);
-		close(ready[0]);
-		c = unshare(CLONE_NEWUSER) ? 'n' : 'y';
-		if (write(ready[1], &c, 1) != 1)
-			_exit(1);
-		/* Stay until the parent holds the namespace. */
-		if (read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(ready[1]);
-	close(go[0]);
-	if (read(ready[0], &c, 1) == 1 && c == 'y') {
-		snprintf(map, sizeof(map), "%u %u %u\n", MAP_FIRST, MAP_LOWER,
-			 MAP_COUNT);
-		th_pathf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-		if (!write_proc(pid, "uid_map", map) &&
-		    !write_proc(pid, "gid_map", map))
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	close(go[1]);
-	close(ready[0]);
-	waitpid(pid, NULL, 0);
-	return fd;
-}
-
-/* The loop mount again at @idmnt, idmapped: 0, TH_SKIP, or -1. */
-static int mount_idmapped(void)
-{
-	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
-	int tree, ns, ret = TH_SKIP;
-
-	ns = userns_fd();
-	if (ns < 0) {
-		fprintf(stderr, "SKIP: no user namespace with a mapping: %s\n",
-			strerror(errno));
-		return TH_SKIP;
-	}
-	tree = (int)syscall(NR_open_tree, AT_FDCWD, loop.mnt,
-			    OPEN_TREE_CLONE_ | O_CLOEXEC);
-	if (tree < 0) {
-		fprintf(stderr, "SKIP: open_tree: %s\n", strerror(errno));
-		close(ns);
-		return TH_SKIP;
-	}
-	attr.userns_fd = (uint64_t)ns;
-	if (syscall(NR_mount_setattr, tree, "", AT_EMPTY_PATH, &attr,
-		    sizeof(attr))) {
-		fprintf(stderr, "SKIP: the kernel does not idmap this ext4 "
-			"mount: mount_setattr: %s\n", strerror(errno));
-	} else if (mkdir(idmnt, 0755) ||
-		   syscall(NR_move_mount, tree, "", AT_FDCWD, idmnt,
-			   MOVE_MOUNT_F_EMPTY_PATH_)) {
-		fprintf(stderr, "move_mount %s: %s\n", idmnt, strerror(errno));
-		ret = -1;
-	} else {
-		idmounted = 1;
-		ret = 0;
-	}
-	close(tree);
-	close(ns);
-	return ret;
-}
 
 /* The unique mount ID of @path, from glibc's statx (the oracle side). */
 static uint64_t mount_id_of(const char *path)
@@ -432,7 +323,10 @@ int main(void)
 	if (ret)
 		return ret == TH_SKIP ? TH_SKIP : 1;
 	th_pathf(idmnt, sizeof(idmnt), "%s-idmapped", loop.mnt);
-	ret = mount_idmapped();
+	ret = th_mount_idmapped(loop.mnt, idmnt, MAP_FIRST, MAP_LOWER,
+				MAP_COUNT, "");
+	if (!ret)
+		idmounted = 1;
 	if (!ret && prepare()) {
 		fprintf(stderr, "setting up the files failed\n");
 		ret = 1;

@@ -533,30 +533,16 @@ static const struct test_case cases[] = {
 	  0 },
 };
 
+static int case_child(void *c)
+{
+	child_backend();
+	return ((const struct test_case *)c)->run();
+}
+
 /* Run @c in a child; a child that does not end in 120 s is hung. */
 static int run_case(const struct test_case *c)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int status, waited;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 1;
-	if (pid == 0) {
-		child_backend();
-		_exit(c->run());
-	}
-	for (waited = 0; waited < 12000; waited++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return !WIFEXITED(status) || WEXITSTATUS(status);
-		nanosleep(&tick, NULL);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	fprintf(stderr, "  hung (deadlock?) after 120 s\n");
-	return 1;
+	return th_child_within(case_child, (void *)c, 120) != 0;
 }
 
 static int run_all(void)

@@ -51,24 +51,6 @@ static struct mixed cases[] = {
 	{ .opt = "--xattr-enodata" },
 };
 
-/* getfattr's hex of the big-endian value on the NTFS-3G mount. */
-static int crtime_oracle(const char *path, long long *sec,
-			 unsigned long *nsec)
-{
-	char out[PATH_MAX + 128], *p;
-	unsigned long long v;
-
-	if (th_run(out, sizeof(out), "getfattr --absolute-names -h -n "
-		   "system.ntfs_crtime_be -e hex '%s' 2>/dev/null", path))
-		return -1;
-	p = strstr(out, "system.ntfs_crtime_be=0x");
-	if (!p || sscanf(p + 24, "%llx", &v) != 1 || v == 0)
-		return -1;
-	*sec = (long long)(v / 10000000) - 11644473600LL;
-	*nsec = (unsigned long)(v % 10000000) * 100;
-	return 0;
-}
-
 static int touch(const char *path)
 {
 	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
@@ -118,8 +100,8 @@ static int start(struct mixed *m)
 		if (touch(path))
 			return -1;
 		th_pathf(path, sizeof(path), "%s/f%d", m->ntfs, i);
-		if (touch(path) || crtime_oracle(path, &m->sec[i],
-						 &m->nsec[i]))
+		if (touch(path) || th_ntfs_crtime(path, &m->sec[i],
+						  &m->nsec[i]))
 			return -1;
 	}
 	return 0;

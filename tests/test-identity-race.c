@@ -11,26 +11,21 @@
  * only (seccomp filters are per thread; the creation time then comes from
  * the raw inode).  Root and loop devices, else 77.
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "xstat.h"
 #include "testhelp.h"
+#include "identity-race.h"
 
 #define FS_IOC_GETVERSION_	_IOR('v', 1, long)
-#define CALLS		100000
-#define SLOTS		(1u << 20)
 
 struct rec {
 	uint32_t	gen;	/* written last */
@@ -40,10 +35,11 @@ struct rec {
 	uint32_t	bnsec;
 };
 
-static struct rec *recs;
-static char fpath[400], tpath[400];
-static volatile int stop;
-static int block;
+/* The record of generation @gen (its slot: generations wrap the table). */
+static struct rec *slot(uint32_t gen)
+{
+	return (struct rec *)ir_recs + (gen & (IR_SLOTS - 1));
+}
 
 static void *replacer(void *arg)
 {
@@ -52,10 +48,10 @@ static void *replacer(void *arg)
 	int fd;
 
 	(void)arg;
-	while (!stop) {
+	while (!ir_stop) {
 		struct rec *r;
 
-		fd = open(tpath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+		fd = open(ir_tpath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
 			  0644);
 		if (fd < 0)
 			break;
@@ -65,124 +61,70 @@ static void *replacer(void *arg)
 			close(fd);
 			break;
 		}
-		r = &recs[gen & (SLOTS - 1)];
+		r = slot(gen);
 		__atomic_store_n(&r->gen, 0, __ATOMIC_SEQ_CST);
 		r->ino = sx.stx_ino;
 		r->bsec = sx.stx_btime.tv_sec;
 		r->bnsec = sx.stx_btime.tv_nsec;
 		__atomic_store_n(&r->gen, gen, __ATOMIC_SEQ_CST);
 		close(fd);
-		if (rename(tpath, fpath))
+		if (rename(ir_tpath, ir_fpath))
 			break;
 	}
 	return NULL;
 }
 
-struct tally {
-	long	calls, with_gen, with_btime, unknown, mismatch;
-};
-
-static void *checker(void *arg)
+/* with[0]: answers with GEN, with[1]: of those, with BTIME too. */
+static void check(struct ir_tally *t)
 {
 	struct xstat_parameters p = { XSTAT_REQUEST__BASIC_STATS |
 				      XSTAT_REQUEST_BTIME |
 				      XSTAT_REQUEST_GEN };
-	struct tally *t = arg;
 	struct xstat x;
+	struct rec *r, c;
 
-	if (block && th_block_statx(EPERM)) {
-		t->calls = -1;
-		return NULL;
+	if (xstat(AT_FDCWD, ir_fpath, 0, &p, &x, sizeof(x)) != 152)
+		return;		/* ENOENT before the first rename */
+	if (!(x.st_result_mask & XSTAT_REQUEST_GEN))
+		return;
+	t->with[0]++;
+	r = slot((uint32_t)x.st_gen);
+	if (__atomic_load_n(&r->gen, __ATOMIC_SEQ_CST) != (uint32_t)x.st_gen) {
+		t->unknown++;
+		return;
 	}
-	for (t->calls = 0; t->calls < CALLS; t->calls++) {
-		struct rec *r, c;
-
-		if (xstat(AT_FDCWD, fpath, 0, &p, &x, sizeof(x)) != 152)
-			continue;	/* ENOENT before the first rename */
-		if (!(x.st_result_mask & XSTAT_REQUEST_GEN))
-			continue;
-		t->with_gen++;
-		r = &recs[x.st_gen & (SLOTS - 1)];
-		if (__atomic_load_n(&r->gen, __ATOMIC_SEQ_CST) !=
-		    (uint32_t)x.st_gen) {
-			t->unknown++;
-			continue;
-		}
-		c = *r;
-		if (__atomic_load_n(&r->gen, __ATOMIC_SEQ_CST) !=
-		    (uint32_t)x.st_gen) {
-			t->unknown++;
-			continue;
-		}
-		if (c.ino != x.st_ino) {
-			t->mismatch++;
-			continue;
-		}
-		if (!(x.st_result_mask & XSTAT_REQUEST_BTIME))
-			continue;
-		t->with_btime++;
-		if (c.bsec != (int64_t)x.st_btim.tv_sec ||
-		    c.bnsec != x.st_btim.tv_nsec)
-			t->mismatch++;
+	c = *r;
+	if (__atomic_load_n(&r->gen, __ATOMIC_SEQ_CST) != (uint32_t)x.st_gen) {
+		t->unknown++;
+		return;
 	}
-	return NULL;
+	if (c.ino != x.st_ino) {
+		t->mismatch++;
+		return;
+	}
+	if (!(x.st_result_mask & XSTAT_REQUEST_BTIME))
+		return;
+	t->with[1]++;
+	if (c.bsec != (int64_t)x.st_btim.tv_sec ||
+	    c.bnsec != x.st_btim.tv_nsec)
+		t->mismatch++;
 }
 
-static int run(const char *mnt)
+/* The checks must have checked something. */
+static int judge(const struct ir_tally *t)
 {
-	struct tally t;
-	pthread_t r, c;
-
-	memset(recs, 0, SLOTS * sizeof(*recs));
-	memset(&t, 0, sizeof(t));
-	th_pathf(fpath, sizeof(fpath), "%s/f", mnt);
-	th_pathf(tpath, sizeof(tpath), "%s/tmp", mnt);
-	unlink(tpath);
-	stop = 0;
-	pthread_create(&r, NULL, replacer, NULL);
-	pthread_create(&c, NULL, checker, &t);
-	pthread_join(c, NULL);
-	stop = 1;
-	pthread_join(r, NULL);
-	if (t.calls < 0)
-		return 77;
-	fprintf(stderr, "# %s: %ld calls, %ld with GEN, %ld with BTIME, "
-		"%ld not in the records, %ld MISMATCHED\n",
-		block ? "statx blocked" : "statx", t.calls, t.with_gen,
-		t.with_btime, t.unknown, t.mismatch);
-	if (t.mismatch)
-		return 1;
-	/* The checks must have checked something. */
-	if (t.with_gen < t.calls / 2 || t.unknown > t.with_gen / 5)
+	if (t->with[0] < t->calls / 2 || t->unknown > t->with[0] / 5)
 		return 1;
 	return 0;
 }
 
-static struct th_loop l;
-
-/* run() with statx blocked in the checker thread if @blocked. */
-static void run_blocked(int blocked)
-{
-	int ret;
-
-	block = blocked;
-	ret = run(l.mnt);
-	if (ret == 77)
-		th_skip("cannot install a seccomp filter");
-	assert_int_equal(ret, 0);
-}
-
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_blocked(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_blocked(1);
-}
+static const struct ir_race race = {
+	.rec_size = sizeof(struct rec),
+	.with = { "GEN", "BTIME" },
+	.replacer = replacer,
+	.check = check,
+	.judge = judge,
+};
 
 int main(void)
 {
@@ -190,21 +132,11 @@ int main(void)
 		cmocka_unit_test(test_statx_backend),
 		cmocka_unit_test(test_statx_blocked),
 	};
-	int ret;
+	int ret = ir_setup(&race);
 
-	th_require_root();
-	recs = calloc(SLOTS, sizeof(*recs));
-	if (!recs)
-		return 1;
-	ret = th_loop_mount(&l, 64, "mkfs.ext4 -q -F %s", NULL);
-	if (ret == TH_SKIP) {
-		fprintf(stderr, "SKIP: no loop device or mkfs.ext4\n");
-		return TH_SKIP;
-	}
 	if (ret)
-		return 1;
+		return ret;
 	ret = th_run_tests(tests);
-	th_loop_umount(&l);
-	free(recs);
+	ir_teardown();
 	return ret;
 }

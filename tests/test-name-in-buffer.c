@@ -59,36 +59,22 @@ static int run(int block)
 
 static pid_t writer;
 
+static int child(void *block)
+{
+	return run(*(const int *)block);
+}
+
 /*
  * run(@block) in a child (the seccomp filter stays there): it must exit
  * 0; 77 (no seccomp to block statx) skips.
  */
 static void run_in_child(int block)
 {
-	pid_t pid = fork();
-	int st;
-
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(run(block));
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		th_skip("seccomp is unavailable: cannot block statx");
-	assert_int_equal(WEXITSTATUS(st), 0);
+	th_in_child(child, &block,
+		    "seccomp is unavailable: cannot block statx");
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_in_child(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_in_child(1);
-}
+TH_STATX_TESTS(run_in_child)
 
 /* After both: the FIFO named by st_mode's bytes was never opened. */
 static void test_fifo_unopened(void **state)

@@ -127,37 +127,23 @@ static int in_namespace(int block)
 	return run(block);
 }
 
+static int child(void *block)
+{
+	return in_namespace(*(const int *)block);
+}
+
 /*
  * in_namespace(@block) in a child (its own mount namespace and seccomp
  * filter): it must exit 0; 77 skips (the child said why on stderr).
  */
 static void run_in_child(int block)
 {
-	pid_t pid = fork();
-	int st;
-
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(in_namespace(block));
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		th_skip("%s: no private mount namespace, debugfs automount "
-			"or seccomp (above)", block ? "statx blocked" : "statx");
-	assert_int_equal(WEXITSTATUS(st), 0);
+	th_in_child(child, &block, "%s: no private mount namespace, debugfs "
+		    "automount or seccomp (above)",
+		    block ? "statx blocked" : "statx");
 }
 
-static void test_statx_backend(void **state)
-{
-	(void)state;
-	run_in_child(0);
-}
-
-static void test_statx_blocked(void **state)
-{
-	(void)state;
-	run_in_child(1);
-}
+TH_STATX_TESTS(run_in_child)
 
 int main(void)
 {

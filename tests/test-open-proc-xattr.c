@@ -30,22 +30,6 @@
 
 static char top[300], mnt[400];
 
-static int crtime(const char *path, long long *sec, unsigned long *nsec)
-{
-	char out[1024], *p;
-	unsigned long long v;
-
-	if (th_run(out, sizeof(out), "getfattr --absolute-names -h -n "
-		   "system.ntfs_crtime_be -e hex '%s' 2>/dev/null", path))
-		return -1;
-	p = strstr(out, "system.ntfs_crtime_be=0x");
-	if (!p || sscanf(p + 24, "%llx", &v) != 1 || v == 0)
-		return -1;
-	*sec = (long long)(v / 10000000) - 11644473600LL;
-	*nsec = (unsigned long)(v % 10000000) * 100;
-	return 0;
-}
-
 /* One round in a child: 0 pass, 1 B's time seen, 77 cannot set up. */
 static int round_(int block_getxattrat, int block_statx, long long a_sec,
 		  unsigned long a_nsec, long long b_sec, unsigned long b_nsec)
@@ -144,9 +128,9 @@ static int run_all(void)
 		usleep(20000);
 	}
 	th_pathf(path, sizeof(path), "%s/a", mnt);
-	ret = crtime(path, &a_sec, &a_nsec);
+	ret = th_ntfs_crtime(path, &a_sec, &a_nsec);
 	th_pathf(path, sizeof(path), "%s/b", mnt);
-	if (ret || crtime(path, &b_sec, &b_nsec) ||
+	if (ret || th_ntfs_crtime(path, &b_sec, &b_nsec) ||
 	    (a_sec == b_sec && a_nsec == b_nsec)) {
 		fprintf(stderr, "no distinct creation times from getfattr\n");
 		fails++;

@@ -43,23 +43,6 @@ static char top[PATH_MAX], image[PATH_MAX], mnt[PATH_MAX];
 static struct file files[NFILES];
 static int mounted;
 
-/* getfattr's hex of the big-endian value, as Unix time. */
-static int crtime_oracle(struct file *f)
-{
-	char out[PATH_MAX + 128], *p;
-	unsigned long long v;
-
-	if (th_run(out, sizeof(out), "getfattr --absolute-names -h -n "
-		   "system.ntfs_crtime_be -e hex '%s' 2>/dev/null", f->path))
-		return -1;
-	p = strstr(out, "system.ntfs_crtime_be=0x");
-	if (!p || sscanf(p + 24, "%llx", &v) != 1 || v == 0)
-		return -1;
-	f->sec = (long long)(v / 10000000) - 11644473600LL;
-	f->nsec = (unsigned long)(v % 10000000) * 100;
-	return 0;
-}
-
 static int make(int i, const char *name)
 {
 	struct file *f = &files[i];
@@ -88,7 +71,7 @@ static int make(int i, const char *name)
 		break;
 	}
 	clock_gettime(CLOCK_REALTIME, &after);
-	if (ret || crtime_oracle(f))
+	if (ret || th_ntfs_crtime(f->path, &f->sec, &f->nsec))
 		return -1;
 	/* The oracle is the creation instant, to the clock's coarseness. */
 	if (f->sec < before.tv_sec - 1 || f->sec > after.tv_sec + 1)

@@ -70,7 +70,9 @@ static int check(const char *fs, const char *path)
 	return 0;
 }
 
-static char dir[256], img[300], mnt[300], dev[64] = "";
+/* The image on its loop device: the tests make its filesystems. */
+static struct th_loop loop;
+static char *const mnt = loop.mnt, *const dev = loop.dev;
 static int ext4_probed;
 
 /* check() in a cmocka test: 0 passes, 77 skips, anything else fails. */
@@ -134,21 +136,14 @@ int main(void)
 		fprintf(stderr, "SKIP: mkfs.xfs, mkfs.ext4 or losetup missing\n");
 		return TH_SKIP;
 	}
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return 1;
-	th_pathf(img, sizeof(img), "%s/img", dir);
-	th_pathf(mnt, sizeof(mnt), "%s/mnt", dir);
-	if (mkdir(mnt, 0755) ||
-	    th_run(NULL, 0, "truncate -s 320M '%s'", img) ||
-	    th_run(dev, sizeof(dev), "losetup -f --show '%s' 2>/dev/null",
-		   img) || !dev[0]) {
-		fprintf(stderr, "SKIP: no loop device\n");
-		th_rmrf(dir);
+	ret = th_loop_attach(&loop, 320, NULL);
+	if (ret) {
+		/* Any failure here is the machine's, as a missing device. */
+		if (ret != TH_SKIP)
+			fprintf(stderr, "SKIP: no loop device\n");
 		return TH_SKIP;
 	}
 	ret = th_run_tests(tests);
-	umount(mnt);
-	th_run(NULL, 0, "losetup -d '%s'", dev);
-	th_rmrf(dir);
+	th_loop_umount(&loop);
 	return ret;
 }

@@ -56,6 +56,7 @@
 #include <cmocka.h>
 #include "xstat.h"
 #include "testhelp.h"
+#include "changes.h"
 
 #define TOK		XSTAT_REQUEST_CHANGE_TOKEN
 #define EVERY		XSTAT_PROMISE_EVERY_CHANGE
@@ -82,57 +83,8 @@ static const uint64_t masks[] = {
 };
 #define NMASKS	(sizeof(masks) / sizeof(masks[0]))
 
-enum change { APPEND, OVERWRITE, MMAP_STORE, CHMOD, CHOWN, SETXATTR,
-	      UTIMENSAT, TRUNCATE, LINK, RENAME, NCHANGES };
-static const char *const change_name[] = {
-	"append write", "same-size overwrite", "mmap store + msync", "chmod",
-	"chown", "setxattr", "utimensat", "truncate", "link", "rename",
-};
-
-struct target {
-	char		path[300];
-	char		other[310];
-	int		fd;
-	char		*map;	/* 4096 bytes shared */
-};
-
-static int do_change(struct target *t, enum change c, int i)
-{
-	struct timespec ts[2] = { { 1000000 + i, 0 }, { 2000000 + i, 0 } };
-	char b[16];
-
-	memset(b, 'a' + i % 26, sizeof(b));
-	switch (c) {
-	case APPEND:
-		return pwrite(t->fd, b, 1, 8192 + i) != 1;
-	case OVERWRITE:
-		return pwrite(t->fd, b, sizeof(b), 0) != sizeof(b);
-	case MMAP_STORE:
-		t->map[i % 4096] = b[0];
-		return msync(t->map, 4096, MS_SYNC) != 0;
-	case CHMOD:
-		return fchmod(t->fd, i % 2 ? 0600 : 0644) != 0;
-	case CHOWN:
-		/* nobody may only "change" to its own group: still a change */
-		return fchown(t->fd, (uid_t)-1, getegid()) != 0;
-	case SETXATTR:
-		return fsetxattr(t->fd, "user.tok", b, 1 + i % 8, 0) != 0;
-	case UTIMENSAT:
-		return futimens(t->fd, ts) != 0;
-	case TRUNCATE:
-		return ftruncate(t->fd, 4096 * (2 + (i + 1) % 2)) != 0;
-	case LINK:
-		return i % 2 ? unlink(t->other) != 0
-			     : link(t->path, t->other) != 0;
-	case RENAME:
-		return rename(t->path, t->other) || rename(t->other, t->path);
-	default:
-		return 1;
-	}
-}
-
 /* The token now: 0, -1 (failed or not given). */
-static int token_now(const struct target *t, uint64_t mask, int by_fd,
+static int token_now(const struct chg_target *t, uint64_t mask, int by_fd,
 		     struct xstat_change_token *tok)
 {
 	struct xstat_parameters p = { mask };
@@ -151,59 +103,37 @@ static int token_now(const struct target *t, uint64_t mask, int by_fd,
 	return 0;
 }
 
-static int open_target(struct target *t, const char *dir, const char *name)
-{
-	static const char zero[8192];
-
-	th_pathf(t->path, sizeof(t->path), "%s/%s", dir, name);
-	th_pathf(t->other, sizeof(t->other), "%s/%s.other", dir, name);
-	unlink(t->other);
-	t->fd = open(t->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (t->fd < 0 || write(t->fd, zero, sizeof(zero)) != sizeof(zero))
-		return -1;
-	t->map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
-	return t->map == MAP_FAILED ? -1 : 0;
-}
-
-static void close_target(struct target *t)
-{
-	munmap(t->map, 4096);
-	close(t->fd);
-	unlink(t->path);
-	unlink(t->other);
-}
-
 static int sequential(const char *dir, const char *label, int tmpfs)
 {
 	struct xstat_change_token prev, tok;
-	struct target t;
+	struct chg_target t;
 	int failed = 0, c, by_fd, i;
 	size_t m;
 
-	for (c = 0; c < NCHANGES; c++) {
+	for (c = 0; c < CHG_NKINDS; c++) {
 		/*
 		 * tmpfs pages are never written back, so they stay dirty and
 		 * only the first store faults: no timestamp or counter can
 		 * see the others (xstat.h, XSTAT_PROMISE_*).
 		 */
-		if (c == MMAP_STORE && tmpfs)
+		if (c == CHG_MMAP_STORE && tmpfs)
 			continue;
 		for (m = 0; m < NMASKS; m++)
 			for (by_fd = 0; by_fd < 2; by_fd++) {
 				int missed = 0, none = 0, weak = 0;
 				int dishonest = 0;
 
-				if (open_target(&t, dir, "seq"))
+				if (chg_open(&t, dir, "seq", 0666))
 					return 1;
 				if (token_now(&t, masks[m], by_fd, &prev))
 					none++;
 				for (i = 0; i < SEQ_ROUNDS; i++) {
-					if (do_change(&t, (enum change)c, i)) {
+					if (chg_make(&t, (enum chg_kind)c, i)) {
 						fprintf(stderr, "%s: change %s: "
 							"%s\n", label,
-							change_name[c],
+							chg_name[c],
 							strerror(errno));
-						close_target(&t);
+						chg_close(&t);
 						return 1;
 					}
 					if (token_now(&t, masks[m], by_fd,
@@ -218,7 +148,7 @@ static int sequential(const char *dir, const char *label, int tmpfs)
 						  tok.token == prev.token;
 					prev = tok;
 				}
-				close_target(&t);
+				chg_close(&t);
 				if (missed || none || dishonest ||
 				    weak) {
 					fprintf(stderr, "FAIL: %s: %s, mask "
@@ -227,7 +157,7 @@ static int sequential(const char *dir, const char *label, int tmpfs)
 						"every-change, %d neither "
 						"every-change nor tick, of "
 						"%d\n", label,
-						change_name[c],
+						chg_name[c],
 						(unsigned long long)masks[m],
 						by_fd ? "fxstat" : "xstat",
 						missed, none, weak, dishonest,
@@ -239,7 +169,7 @@ static int sequential(const char *dir, const char *label, int tmpfs)
 	return failed;
 }
 
-static struct target conc;
+static struct chg_target conc;
 static unsigned long started, completed;	/* atomic */
 static int stop;		/* atomic */
 
@@ -280,7 +210,7 @@ static int concurrent(const char *dir, const char *label, uint64_t mask,
 	long i;
 	int k, n = 0;
 
-	if (open_target(&conc, dir, "conc"))
+	if (chg_open(&conc, dir, "conc", 0666))
 		return 1;
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&completed, 0, __ATOMIC_RELAXED);
@@ -314,7 +244,7 @@ static int concurrent(const char *dir, const char *label, uint64_t mask,
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(w, NULL);
-	close_target(&conc);
+	chg_close(&conc);
 	fprintf(stderr, "%s, mask 0x%llx: %ld calls, %lu changes, %ld checked "
 		"against an earlier one, %ld violations, %ld without a token, "
 		"%ld weaker (%ld neither every-change nor tick)\n", label,
@@ -389,22 +319,22 @@ static int check_promise(const struct fs_case *c, const char *dir,
 			 uint64_t mask)
 {
 	struct xstat_change_token tok;
-	struct target t;
+	struct chg_target t;
 	struct stat sb;
 	const char *type = case_type;
 	int want_every, every, ret = 0;
 	int any_source = (mask & XSTAT_REQUEST_DATA_VERSION) && !geteuid();
 
-	if (open_target(&t, dir, "promise"))
+	if (chg_open(&t, dir, "promise", 0666))
 		return 1;
 	/* A change, so the ctime is the fine-grained one of a write. */
-	if (token_now(&t, mask, 1, &tok) || do_change(&t, OVERWRITE, 0) ||
+	if (token_now(&t, mask, 1, &tok) || chg_make(&t, CHG_OVERWRITE, 0) ||
 	    token_now(&t, mask, 1, &tok) ||
 	    fstat(t.fd, &sb) || !type[0]) {
 		fprintf(stderr, "FAIL: %s: mask %#llx: no token or no oracle "
 			"(%s)\n", c->name, (unsigned long long)mask,
 			strerror(errno));
-		close_target(&t);
+		chg_close(&t);
 		return 1;
 	}
 	/* fstat(): newfstatat, never statx, so the oracle holds blocked */
@@ -431,7 +361,7 @@ static int check_promise(const struct fs_case *c, const char *dir,
 			c->name, type);
 		ret = 1;
 	}
-	close_target(&t);
+	chg_close(&t);
 	return ret;
 }
 
@@ -439,12 +369,12 @@ static int check_promise(const struct fs_case *c, const char *dir,
 static int check_dv_source(const struct fs_case *c, const char *dir)
 {
 	struct xstat_change_token tok;
-	struct target t;
+	struct chg_target t;
 	int ret = 0;
 
 	if (strncmp(c->name, "ext4", 4) && strcmp(c->name, "btrfs"))
 		return 0;
-	if (open_target(&t, dir, "dvsrc"))
+	if (chg_open(&t, dir, "dvsrc", 0666))
 		return 1;
 	if (strcmp(c->name, "btrfs") == 0)
 		syncfs(t.fd);	/* btrfs: the item is read after a commit */
@@ -459,7 +389,7 @@ static int check_dv_source(const struct fs_case *c, const char *dir)
 			(unsigned long long)tok.promise);
 		ret = 1;
 	}
-	close_target(&t);
+	chg_close(&t);
 	return ret;
 }
 

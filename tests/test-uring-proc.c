@@ -77,28 +77,15 @@ static int child(enum plant what)
 	return n == NFILES ? 0 : 1;
 }
 
+static int child_of(void *what)
+{
+	return child(*(const enum plant *)what);
+}
+
 /* The child's fate: exit status, 128 + signal, or -1 if it hung. */
 static int run(enum plant what)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int st, i;
-	pid_t c;
-
-	fflush(NULL);
-	c = fork();
-	if (c < 0)
-		return 1;
-	if (c == 0)
-		_exit(child(what));
-	for (i = 0; i < 1000; i++) {
-		if (waitpid(c, &st, WNOHANG) == c)
-			return WIFEXITED(st) ? WEXITSTATUS(st)
-					     : 128 + WTERMSIG(st);
-		nanosleep(&tick, NULL);
-	}
-	kill(c, SIGKILL);
-	waitpid(c, &st, 0);
-	return -1;
+	return th_child_within(child_of, &what, 10);
 }
 
 static int plant(enum plant what, const char *sysctl)

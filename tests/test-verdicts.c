@@ -46,15 +46,6 @@
 #define FS_IOC_GETVERSION_	_IOR('v', 1, long)
 #define STATX_ATTR_DAX_		0x200000ULL
 
-static int wait_child(pid_t pid)
-{
-	int st;
-
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return 1;
-	return WEXITSTATUS(st);
-}
-
 static int get(const char *path, unsigned flags, unsigned long long mask,
 	       struct xstat *x, size_t len)
 {
@@ -63,81 +54,98 @@ static int get(const char *path, unsigned flags, unsigned long long mask,
 	return xstat(AT_FDCWD, path, flags, &p, x, len) >= 152 ? 0 : 1;
 }
 
+/*
+ * What a case's child (th_child(): its seccomp filters and credentials
+ * stay there) is given: files and their oracle values.
+ */
+struct child_arg {
+	char		f[400], g[400];
+	unsigned	gen;		/* f's, from FS_IOC_GETVERSION */
+	struct statx	sx;		/* glibc's statx of f or g */
+	int		block;		/* block statx first */
+};
+
+static int symlink_child(void *p)
+{
+	const struct child_arg *a = p;
+	struct xstat x;
+
+	if (th_block_statx(EPERM) ||
+	    th_block_syscall(SYS_name_to_handle_at, EPERM))
+		return 77;
+	if (get(a->g, AT_SYMLINK_NOFOLLOW, 0x17ff, &x, sizeof(x)))
+		return 1;
+	if (get(a->f, AT_SYMLINK_NOFOLLOW, 0x17ff, &x, sizeof(x)) ||
+	    !(x.st_result_mask & XSTAT_REQUEST_GEN) || x.st_gen != a->gen) {
+		fprintf(stderr, "generation of %s lost after a symlink\n",
+			a->f);
+		return 1;
+	}
+	return 0;
+}
+
 /* ext4: the symbolic link does not poison the generation. */
 static int symlink_case(const char *mnt)
 {
-	char f[400], l[400];
-	struct xstat x;
-	unsigned gen = 0;
-	pid_t pid;
+	struct child_arg a = { .gen = 0 };
 	int fd;
 
-	th_pathf(f, sizeof(f), "%s/gen-f", mnt);
-	th_pathf(l, sizeof(l), "%s/gen-l", mnt);
-	fd = open(f, O_CREAT | O_RDONLY, 0644);
-	if (fd < 0 || ioctl(fd, FS_IOC_GETVERSION_, &gen) || symlink("x", l))
+	th_pathf(a.f, sizeof(a.f), "%s/gen-f", mnt);
+	th_pathf(a.g, sizeof(a.g), "%s/gen-l", mnt);
+	fd = open(a.f, O_CREAT | O_RDONLY, 0644);
+	if (fd < 0 || ioctl(fd, FS_IOC_GETVERSION_, &a.gen) ||
+	    symlink("x", a.g))
 		return 1;
 	close(fd);
-	pid = fork();
-	if (pid == 0) {
-		if (th_block_statx(EPERM) ||
-		    th_block_syscall(SYS_name_to_handle_at, EPERM))
-			_exit(77);
-		if (get(l, AT_SYMLINK_NOFOLLOW, 0x17ff, &x, sizeof(x)))
-			_exit(1);
-		if (get(f, AT_SYMLINK_NOFOLLOW, 0x17ff, &x, sizeof(x)) ||
-		    !(x.st_result_mask & XSTAT_REQUEST_GEN) || x.st_gen != gen) {
-			fprintf(stderr, "generation of %s lost after a "
-				"symlink\n", f);
-			_exit(1);
-		}
-		_exit(0);
+	return th_child(symlink_child, &a);
+}
+
+static int dax_child(void *p)
+{
+	const struct child_arg *c = p;
+	union { struct xstat x; unsigned char b[512]; } r;
+	const struct xstat_attributes *a;
+
+	if (th_block_statx(EPERM))
+		return 77;
+	if (get(c->f, 0, XSTAT_REQUEST_ATTRIBUTES, &r.x, sizeof(r)))
+		return 1;
+	a = xstat_extra(&r.x, sizeof(r), XSTAT_REQUEST_ATTRIBUTES);
+	if (!a)
+		return 0;
+	if ((a->attributes_mask & STATX_ATTR_DAX_) &&
+	    (a->attributes & STATX_ATTR_DAX_) !=
+	    (c->sx.stx_attributes & STATX_ATTR_DAX_)) {
+		fprintf(stderr, "fallback claims DAX, statx says %s\n",
+			c->sx.stx_attributes & STATX_ATTR_DAX_ ?
+			"DAX" : "not DAX");
+		return 1;
 	}
-	return wait_child(pid);
+	return 0;
 }
 
 /* ext4: the persistent DAX flag is not the DAX state. */
 static int dax_case(const char *mnt)
 {
-	char f[400];
-	union { struct xstat x; unsigned char b[512]; } r;
-	const struct xstat_attributes *a;
-	struct statx sx;
-	pid_t pid;
+	struct child_arg c;
 
-	th_pathf(f, sizeof(f), "%s/dax-f", mnt);
-	close(open(f, O_CREAT | O_WRONLY, 0644));
-	if (th_run(NULL, 0, "chattr +x '%s' 2>/dev/null", f)) {
+	th_pathf(c.f, sizeof(c.f), "%s/dax-f", mnt);
+	close(open(c.f, O_CREAT | O_WRONLY, 0644));
+	if (th_run(NULL, 0, "chattr +x '%s' 2>/dev/null", c.f)) {
 		fprintf(stderr, "chattr +x not possible here\n");
 		return 77;
 	}
-	if (statx(AT_FDCWD, f, 0, STATX_BASIC_STATS, &sx))
+	if (statx(AT_FDCWD, c.f, 0, STATX_BASIC_STATS, &c.sx))
 		return 1;
-	pid = fork();
-	if (pid == 0) {
-		if (th_block_statx(EPERM))
-			_exit(77);
-		if (get(f, 0, XSTAT_REQUEST_ATTRIBUTES, &r.x, sizeof(r)))
-			_exit(1);
-		a = xstat_extra(&r.x, sizeof(r), XSTAT_REQUEST_ATTRIBUTES);
-		if (!a)
-			_exit(0);
-		if ((a->attributes_mask & STATX_ATTR_DAX_) &&
-		    (a->attributes & STATX_ATTR_DAX_) !=
-		    (sx.stx_attributes & STATX_ATTR_DAX_)) {
-			fprintf(stderr, "fallback claims DAX, statx says "
-				"%s\n", sx.stx_attributes & STATX_ATTR_DAX_ ?
-				"DAX" : "not DAX");
-			_exit(1);
-		}
-		_exit(0);
-	}
-	return wait_child(pid);
+	return th_child(dax_child, &c);
 }
 
 /* ext4 with bad nanoseconds: one rule in both backends. */
-static int nsec_child(const char *f, int block)
+static int nsec_child(void *p)
 {
+	const struct child_arg *c = p;
+	const char *f = c->f;
+	int block = c->block;
 	struct xstat x;
 
 	if (block && th_block_statx(EPERM))
@@ -163,18 +171,17 @@ static int nsec_child(const char *f, int block)
 
 static int nsec_case(void)
 {
+	struct child_arg c;
 	struct th_loop l;
-	char f[400];
-	int b, ret, r = 0;
-	pid_t pid;
+	int ret, r = 0;
 
 	if (th_run(NULL, 0, "command -v debugfs >/dev/null"))
 		return 77;
 	ret = th_loop_mount(&l, 32, "mkfs.ext4 -q -F -I 256 %s", NULL);
 	if (ret)
 		return ret == TH_SKIP ? 77 : 1;
-	th_pathf(f, sizeof(f), "%s/ns", l.mnt);
-	close(open(f, O_CREAT | O_WRONLY, 0644));
+	th_pathf(c.f, sizeof(c.f), "%s/ns", l.mnt);
+	close(open(c.f, O_CREAT | O_WRONLY, 0644));
 	if (th_run(NULL, 0, "umount '%s' && debugfs -w -R "
 		   "'set_inode_field /ns crtime_extra 0xfffffffc' '%s' "
 		   ">/dev/null 2>&1 && debugfs -w -R "
@@ -184,11 +191,8 @@ static int nsec_case(void)
 		th_loop_umount(&l);
 		return 1;
 	}
-	for (b = 0; b < 2; b++) {
-		pid = fork();
-		if (pid == 0)
-			_exit(nsec_child(f, b));
-		ret = wait_child(pid);
+	for (c.block = 0; c.block < 2; c.block++) {
+		ret = th_child(nsec_child, &c);
 		if (ret && ret != 77)
 			r = 1;
 	}
@@ -196,52 +200,53 @@ static int nsec_case(void)
 	return r;
 }
 
+/* f's creation time is 0.0, g's is in sx. */
+static int xfs_child(void *p)
+{
+	const struct child_arg *c = p;
+	struct xstat x;
+
+	if (th_block_statx(EPERM))
+		return 77;
+	if (get(c->f, 0, 0x7ff | XSTAT_REQUEST_BTIME, &x, sizeof(x)))
+		return 1;
+	if (get(c->g, 0, 0x7ff | XSTAT_REQUEST_BTIME, &x, sizeof(x)) ||
+	    !(x.st_result_mask & XSTAT_REQUEST_BTIME) ||
+	    x.st_btim.tv_sec != c->sx.stx_btime.tv_sec ||
+	    x.st_btim.tv_nsec != c->sx.stx_btime.tv_nsec) {
+		fprintf(stderr, "creation time lost after a 0.0 one\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* XFS: a creation time of 0.0 is that file's alone. */
 static int xfs_case(void)
 {
-	char a[400], b[400];
+	struct child_arg c;
 	struct th_loop l;
-	struct statx sx;
-	struct xstat x;
 	int ret;
-	pid_t pid;
 
 	if (th_run(NULL, 0, "command -v xfs_db >/dev/null"))
 		return 77;
 	ret = th_loop_mount(&l, 320, "mkfs.xfs -q -f -m bigtime=0 %s", NULL);
 	if (ret)
 		return ret == TH_SKIP ? 77 : 1;
-	th_pathf(a, sizeof(a), "%s/zero", l.mnt);
-	th_pathf(b, sizeof(b), "%s/next", l.mnt);
-	close(open(a, O_CREAT | O_WRONLY, 0644));
-	close(open(b, O_CREAT | O_WRONLY, 0644));
+	th_pathf(c.f, sizeof(c.f), "%s/zero", l.mnt);
+	th_pathf(c.g, sizeof(c.g), "%s/next", l.mnt);
+	close(open(c.f, O_CREAT | O_WRONLY, 0644));
+	close(open(c.g, O_CREAT | O_WRONLY, 0644));
 	if (th_run(NULL, 0, "i=$(stat -c %%i '%s') && umount '%s' && "
 		   "xfs_db -x -c \"inode $i\" -c 'write v3.crtime.sec 0' "
 		   "-c 'write v3.crtime.nsec 0' '%s' >/dev/null && "
-		   "mount -o loop '%s' '%s'", a, l.mnt, l.image, l.image,
+		   "mount -o loop '%s' '%s'", c.f, l.mnt, l.image, l.image,
 		   l.mnt) ||
-	    statx(AT_FDCWD, b, 0, STATX_BTIME, &sx) ||
-	    !(sx.stx_mask & STATX_BTIME)) {
+	    statx(AT_FDCWD, c.g, 0, STATX_BTIME, &c.sx) ||
+	    !(c.sx.stx_mask & STATX_BTIME)) {
 		th_loop_umount(&l);
 		return 1;
 	}
-	pid = fork();
-	if (pid == 0) {
-		if (th_block_statx(EPERM))
-			_exit(77);
-		if (get(a, 0, 0x7ff | XSTAT_REQUEST_BTIME, &x, sizeof(x)))
-			_exit(1);
-		if (get(b, 0, 0x7ff | XSTAT_REQUEST_BTIME, &x, sizeof(x)) ||
-		    !(x.st_result_mask & XSTAT_REQUEST_BTIME) ||
-		    x.st_btim.tv_sec != sx.stx_btime.tv_sec ||
-		    x.st_btim.tv_nsec != sx.stx_btime.tv_nsec) {
-			fprintf(stderr, "creation time lost after a 0.0 "
-				"one\n");
-			_exit(1);
-		}
-		_exit(0);
-	}
-	ret = wait_child(pid);
+	ret = th_child(xfs_child, &c);
 	th_loop_umount(&l);
 	return ret;
 }
@@ -280,9 +285,13 @@ static void *without_sys_admin(void *p)
 	return NULL;
 }
 
-/* Capabilities are per thread and change: a refusal is never kept. */
-static int capability_case(const char *f)
+/*
+ * Capabilities are per thread and change: a refusal is never kept.  In a
+ * child (th_child()): its capabilities are changed.  @p: the file.
+ */
+static int capability_case(void *p)
 {
+	const char *f = p;
 	unsigned long long m = 0x7ff | XSTAT_REQUEST_DATA_VERSION;
 	struct cap_arg a = { f, -1 };
 	struct xstat x;
@@ -315,14 +324,35 @@ static int capability_case(const char *f)
 	return 0;
 }
 
+/* In a child (th_child()): its credentials are changed.  @p: the file. */
+static int seteuid_child(void *p)
+{
+	unsigned long long m = 0x7ff | XSTAT_REQUEST_DATA_VERSION;
+	const char *f = p;
+	struct xstat x;
+
+	if (seteuid(65534))
+		return 77;
+	if (get(f, 0, m, &x, sizeof(x)))
+		return 1;
+	if (x.st_result_mask & XSTAT_REQUEST_DATA_VERSION)
+		return 77;	/* not refused: nothing to test */
+	if (seteuid(0) || get(f, 0, m, &x, sizeof(x)))
+		return 1;
+	if (!(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION)) {
+		fprintf(stderr, "data version still refused after "
+			"seteuid(0)\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* btrfs: a refusal to euid 65534 is not one to euid 0. */
 static int seteuid_case(void)
 {
 	char f[400], dir[400];
 	struct th_loop l;
-	struct xstat x;
 	int ret, fd;
-	pid_t pid;
 
 	ret = th_loop_mount(&l, 200, "mkfs.btrfs -q -f %s", NULL);
 	if (ret)
@@ -336,33 +366,9 @@ static int seteuid_case(void)
 		return 1;
 	close(fd);
 	sync();
-	pid = fork();
-	if (pid == 0) {
-		unsigned long long m = 0x7ff | XSTAT_REQUEST_DATA_VERSION;
-
-		if (seteuid(65534))
-			_exit(77);
-		if (get(f, 0, m, &x, sizeof(x)))
-			_exit(1);
-		if (x.st_result_mask & XSTAT_REQUEST_DATA_VERSION)
-			_exit(77);	/* not refused: nothing to test */
-		if (seteuid(0) || get(f, 0, m, &x, sizeof(x)))
-			_exit(1);
-		if (!(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION)) {
-			fprintf(stderr, "data version still refused after "
-				"seteuid(0)\n");
-			_exit(1);
-		}
-		_exit(0);
-	}
-	ret = wait_child(pid);
-	if (ret == 0) {
-		/* In a child: its capabilities are changed. */
-		pid = fork();
-		if (pid == 0)
-			_exit(capability_case(f));
-		ret = wait_child(pid);
-	}
+	ret = th_child(seteuid_child, f);
+	if (ret == 0)
+		ret = th_child(capability_case, f);
 	th_loop_umount(&l);
 	return ret;
 }

@@ -2,6 +2,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,7 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 #include "testhelp.h"
 
@@ -64,6 +71,101 @@ int th_run_program(int (*run)(void))
 
 	program_run = run;
 	return th_run_tests(tests);
+}
+
+/*
+ * Fork, run @fn(@arg) in the child, wait for it (for @seconds at most
+ * unless 0, then kill it).  0 with its wait status in @st, 1 if it was
+ * killed here, -1 if it could not be forked or waited for (said).
+ */
+static int fork_wait(int (*fn)(void *arg), void *arg, unsigned seconds,
+		     int *st)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned long waited;
+	pid_t pid;
+
+	/* What is buffered is the parent's to write, not also the child's. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		_exit(fn(arg));
+	for (waited = 0; seconds && waited < seconds * 100UL; waited++) {
+		if (waitpid(pid, st, WNOHANG) == pid)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	if (seconds) {
+		kill(pid, SIGKILL);
+		waitpid(pid, st, 0);
+		return 1;
+	}
+	if (waitpid(pid, st, 0) != pid) {
+		fprintf(stderr, "waitpid: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int th_child(int (*fn)(void *arg), void *arg)
+{
+	int st;
+
+	if (fork_wait(fn, arg, 0, &st))
+		return -1;
+	if (!WIFEXITED(st)) {
+		fprintf(stderr, "child killed by signal %d\n",
+			WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		return -1;
+	}
+	return WEXITSTATUS(st);
+}
+
+int th_child_within(int (*fn)(void *arg), void *arg, unsigned seconds)
+{
+	int st, ret = fork_wait(fn, arg, seconds, &st);
+
+	if (ret > 0)
+		fprintf(stderr, "child hung (deadlock?): killed after %u s\n",
+			seconds);
+	if (ret)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
+{
+	int ret = th_child(fn, arg);
+	char why[256];
+	va_list ap;
+
+	if (ret == TH_SKIP) {
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		th_skip("%s", why);
+	}
+	assert_int_equal(ret, 0);
+}
+
+int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec)
+{
+	char out[PATH_MAX + 128], *p;
+	unsigned long long v;
+
+	if (th_run(out, sizeof(out), "getfattr --absolute-names -h -n "
+		   "system.ntfs_crtime_be -e hex '%s' 2>/dev/null", path))
+		return -1;
+	p = strstr(out, "system.ntfs_crtime_be=0x");
+	if (!p || sscanf(p + 24, "%llx", &v) != 1 || v == 0)
+		return -1;
+	*sec = (long long)(v / 10000000) - 11644473600LL;
+	*nsec = (unsigned long)(v % 10000000) * 100;
+	return 0;
 }
 
 int th_count_fds(void)
@@ -178,11 +280,37 @@ int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
 	return close(fd);
 }
 
+int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
+{
+	char cmd[512], dir[200];
+
+	memset(l, 0, sizeof(*l));
+	if (!th_mkdtemp(dir, sizeof(dir)))
+		return -1;
+	snprintf(l->image, sizeof(l->image), "%s/image", dir);
+	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
+	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
+		   l->image, l->mnt) != 0)
+		return -1;
+	if (mkfs) {
+		snprintf(cmd, sizeof(cmd), mkfs, l->image);
+		if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
+			return -1;
+	}
+	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
+		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
+		fprintf(stderr, "SKIP: no free loop device (losetup -f)\n");
+		th_rmrf(dir);
+		return TH_SKIP;
+	}
+	return 0;
+}
+
 int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		  const char *mount_opts)
 {
-	char cmd[512], tool[64];
-	char dir[200];
+	char tool[64], dir[256], *slash;
+	int ret;
 
 	memset(l, 0, sizeof(*l));
 	if (geteuid() != 0) {
@@ -198,26 +326,19 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		fprintf(stderr, "SKIP: %s is missing\n", tool);
 		return TH_SKIP;
 	}
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return -1;
-	snprintf(l->image, sizeof(l->image), "%s/image", dir);
-	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
-	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
-		   l->image, l->mnt) != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), mkfs, l->image);
-	if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
-		return -1;
-	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
-		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
-		fprintf(stderr, "SKIP: no free loop device (losetup -f)\n");
-		th_rmrf(dir);
-		return TH_SKIP;
-	}
+	ret = th_loop_attach(l, size_mb, mkfs);
+	if (ret)
+		return ret;
 	if (th_run(NULL, 0, "mount %s%s '%s' '%s'", mount_opts ? "-o " : "",
 		   mount_opts ? mount_opts : "", l->dev, l->mnt) != 0) {
 		th_run(NULL, 0, "losetup -d %s", l->dev);
-		th_rmrf(dir);
+		/* The image's directory; @l stays as it was for the caller. */
+		th_pathf(dir, sizeof(dir), "%s", l->image);
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			th_rmrf(dir);
+		}
 		return -1;
 	}
 	return 0;
@@ -247,8 +368,9 @@ void th_loop_umount(struct th_loop *l)
 
 	if (!l->mnt[0])
 		return;
-	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s'", l->mnt,
-	       l->mnt);
+	/* Quiet: the caller may have unmounted it already. */
+	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s' 2>/dev/null",
+	       l->mnt, l->mnt);
 	if (l->dev[0])
 		th_run(NULL, 0, "losetup -d %s 2>/dev/null", l->dev);
 	slash = strrchr(l->image, '/');
@@ -324,4 +446,112 @@ int th_block_from_env(void)
 		exit(TH_SKIP);
 	}
 	return err;
+}
+
+/* The new mount API (5.2+, idmapping 5.12+): numbers common to all ABIs. */
+#define NR_open_tree_		428
+#define NR_move_mount_		429
+#define NR_mount_setattr_	442
+#define OPEN_TREE_CLONE_	1
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
+#define MOUNT_ATTR_IDMAP_	0x00100000ULL
+
+struct mount_attr_ {
+	uint64_t	attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* Write @text to /proc/@pid/@file. */
+static int write_proc(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	th_pathf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A user namespace fd with the mapping @map: a child unshares, the
+ * parent writes its maps and opens /proc/PID/ns/user, the child exits.
+ */
+static int userns_fd(const char *map)
+{
+	char path[64], c;
+	int go[2], ready[2], fd = -1;
+	pid_t pid;
+
+	if (pipe(go) || pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* Only the parent's end of @go may hold it open. */
+		close(go[1]);
+		close(ready[0]);
+		c = unshare(CLONE_NEWUSER) ? 'n' : 'y';
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		/* Stay until the parent holds the namespace. */
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &c, 1) == 1 && c == 'y') {
+		th_pathf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+		if (!write_proc(pid, "uid_map", map) &&
+		    !write_proc(pid, "gid_map", map))
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	close(go[1]);
+	close(ready[0]);
+	waitpid(pid, NULL, 0);
+	return fd;
+}
+
+int th_mount_idmapped(const char *src, const char *dst, unsigned first,
+		      unsigned lower, unsigned count, const char *what)
+{
+	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
+	int tree, ns, ret = TH_SKIP;
+	char map[64];
+
+	snprintf(map, sizeof(map), "%u %u %u\n", first, lower, count);
+	ns = userns_fd(map);
+	if (ns < 0) {
+		fprintf(stderr, "SKIP: %sno user namespace with a mapping: "
+			"%s\n", what, strerror(errno));
+		return TH_SKIP;
+	}
+	tree = (int)syscall(NR_open_tree_, AT_FDCWD, src,
+			    OPEN_TREE_CLONE_ | O_CLOEXEC);
+	attr.userns_fd = (uint64_t)ns;
+	if (tree < 0) {
+		fprintf(stderr, "SKIP: %sopen_tree: %s\n", what,
+			strerror(errno));
+	} else if (syscall(NR_mount_setattr_, tree, "", AT_EMPTY_PATH, &attr,
+			   sizeof(attr))) {
+		fprintf(stderr, "SKIP: %sthe kernel does not idmap this "
+			"mount: mount_setattr: %s\n", what, strerror(errno));
+	} else if (mkdir(dst, 0755) ||
+		   syscall(NR_move_mount_, tree, "", AT_FDCWD, dst,
+			   MOVE_MOUNT_F_EMPTY_PATH_)) {
+		fprintf(stderr, "%smove_mount %s: %s\n", what, dst,
+			strerror(errno));
+		ret = -1;
+	} else {
+		ret = 0;
+	}
+	if (tree >= 0)
+		close(tree);
+	close(ns);
+	return ret;
 }

@@ -17,6 +17,18 @@
  */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+/*
+ * Mount @src again at @dst (created here), idmapped (5.12+): through a
+ * user namespace whose uid_map and gid_map are "@first @lower @count", so
+ * on-disk ids @first.. show as @lower.. and others as the overflow id.
+ * Returns 0, TH_SKIP if the kernel cannot (no user namespace with a
+ * mapping, no new mount API, no idmapping of this filesystem: said on
+ * stderr after "SKIP: " and @what), or -1.  The caller unmounts @dst
+ * (umount2 MNT_DETACH) and removes it.
+ */
+int th_mount_idmapped(const char *src, const char *dst, unsigned first,
+		      unsigned lower, unsigned count, const char *what);
+
 #endif
 
 #define TH_SKIP	77
@@ -49,6 +61,45 @@ int th_group_result(int failed, size_t ntests);
  * fails), each case saying on stderr what it checked.
  */
 int th_run_program(int (*run)(void));
+
+/*
+ * Run @fn(@arg) in a forked child, which exits with what it returns: for
+ * what must not outlive the call (a seccomp filter, a namespace, changed
+ * credentials).  Returns the child's exit status, or -1 if it could not
+ * be forked or waited for or did not exit (a signal; said on stderr).
+ */
+int th_child(int (*fn)(void *arg), void *arg);
+
+/*
+ * th_child() for a child that may hang: one still running after @seconds
+ * is killed.  Returns its exit status, 128 + the signal that killed it,
+ * or -1 if it hung (said on stderr) or could not be forked.
+ */
+int th_child_within(int (*fn)(void *arg), void *arg, unsigned seconds);
+
+/*
+ * Inside a cmocka test: th_child(@fn, @arg) must exit 0; 77 skips the
+ * test for the reason @fmt (the child may have said more on stderr).
+ */
+void th_in_child(int (*fn)(void *arg), void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The two cmocka tests of a program that makes its checks in both
+ * backends: test_statx_backend() runs @run(0), test_statx_blocked()
+ * @run(1), statx blocked.
+ */
+#define TH_STATX_TESTS(run)						\
+static void test_statx_backend(void **state)				\
+{									\
+	(void)state;							\
+	run(0);								\
+}									\
+static void test_statx_blocked(void **state)				\
+{									\
+	(void)state;							\
+	run(1);								\
+}
 
 /* Number of open file descriptors of this process (/proc/self/fd). */
 int th_count_fds(void);
@@ -101,6 +152,15 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 void th_loop_umount(struct th_loop *l);
 
 /*
+ * The image and loop device of th_loop_mount() without the mount: a
+ * fresh @size_mb image, formatted with @mkfs unless NULL, on a loop
+ * device (@l->dev), with an empty directory @l->mnt to mount it on.
+ * Returns 0, TH_SKIP if no loop device is free (said on stderr), or -1.
+ * th_loop_umount() unmounts it if mounted, detaches and removes it all.
+ */
+int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs);
+
+/*
  * Inside a cmocka test: th_loop_mount() a @size_mb image, or skip the test
  * (TH_SKIP: no root, loop devices or mkfs tool) or fail it (any other
  * error).  The caller (or its teardown) unmounts it with th_loop_umount().
@@ -117,6 +177,13 @@ void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
 int th_loop_check(struct th_loop *l, const char *mkfs);
 
 /*
+ * The oracle of an NTFS-3G file's creation time: getfattr's hex of its
+ * "system.ntfs_crtime_be" (100 ns units since 1601, big-endian), as Unix
+ * time.  0, or -1 if there is none (no getfattr, not NTFS-3G, zero).
+ */
+int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec);
+
+/*
  * Make the given system call (by number) fail with @err in this process
  * and its children, as container seccomp profiles do.  th_block_statx()
  * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
@@ -131,5 +198,17 @@ int th_block_statx(int err);
  * unavailable.  Call after gathering oracle values, before any xstat().
  */
 int th_block_from_env(void);
+
+/*
+ * Mount @src again at @dst (created here), idmapped (5.12+): through a
+ * user namespace whose uid_map and gid_map are "@first @lower @count", so
+ * on-disk ids @first.. show as @lower.. and others as the overflow id.
+ * Returns 0, TH_SKIP if the kernel cannot (no user namespace with a
+ * mapping, no new mount API, no idmapping of this filesystem: said on
+ * stderr after "SKIP: " and @what), or -1.  The caller unmounts @dst
+ * (umount2 MNT_DETACH) and removes it.
+ */
+int th_mount_idmapped(const char *src, const char *dst, unsigned first,
+		      unsigned lower, unsigned count, const char *what);
 
 #endif
