@@ -221,8 +221,11 @@ static int case_detach(void)
 	if (!ret)
 		ret = th_run(NULL, 0, "umount '%s' && losetup -d %s", l.mnt,
 			     l.dev);
-	if (!ret)
+	if (!ret) {
+		/* detached: th_loop_umount() must not detach it again */
+		l.dev[0] = '\0';
 		th_run(out, sizeof(out), "losetup -j '%s'", l.image);
+	}
 	th_loop_umount(&l);
 	if (ret)
 		FAIL("probe, umount or losetup -d failed");

@@ -230,20 +230,10 @@ static void test_round(void **state)
 {
 	const struct round *r = *state;
 	char out[1024];
-	int tries;
 
-	/*
-	 * Once, on a loaded machine, mkfs or mount failed right after the
-	 * last round's unmount: say what they said, and try once more.
-	 */
-	for (tries = 0; th_run(out, sizeof(out), "mkfs.ext4 -q -F -E nodiscard "
-			       "%s '%s' 2>&1 && mount '%s' '%s' 2>&1",
-			       r->opts, dev, dev, mnt); tries++) {
-		fprintf(stderr, "mkfs.ext4 %s, mount: %s\n", r->opts, out);
-		if (tries)
-			fail_msg("cannot make or mount: %s", r->opts);
-		sleep(1);
-	}
+	if (th_run(out, sizeof(out), "mkfs.ext4 -q -F -E nodiscard %s '%s' "
+		   "2>&1 && mount '%s' '%s' 2>&1", r->opts, dev, dev, mnt))
+		fail_msg("cannot make or mount: %s: %s", r->opts, out);
 	mounted = 1;
 	assert_int_equal(make_files(mnt), 0);
 	assert_int_equal(round_check(r, dev, mnt), 0);

@@ -362,6 +362,35 @@ void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
 		fail_msg("cannot mount an image made by '%s' (%d)", mkfs, ret);
 }
 
+/*
+ * Is the loop device @dev still backed by @image?  A device the caller
+ * detached itself is free at once, and another test running beside this
+ * one may have attached its own image to it: that one must not be
+ * detached in its turn.
+ */
+static int loop_backed_by(const char *dev, const char *image)
+{
+	char path[128], backing[PATH_MAX + 16], real[PATH_MAX];
+	const char *name = strrchr(dev, '/');
+	ssize_t n;
+	int fd;
+
+	if (!name || !realpath(image, real))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+		 name + 1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, backing, sizeof(backing) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	backing[n] = '\0';
+	backing[strcspn(backing, "\n")] = '\0';
+	return strcmp(backing, real) == 0;
+}
+
 void th_loop_umount(struct th_loop *l)
 {
 	char *slash;
@@ -371,7 +400,7 @@ void th_loop_umount(struct th_loop *l)
 	/* Quiet: the caller may have unmounted it already. */
 	th_run(NULL, 0, "umount '%s' 2>/dev/null || umount -l '%s' 2>/dev/null",
 	       l->mnt, l->mnt);
-	if (l->dev[0])
+	if (l->dev[0] && loop_backed_by(l->dev, l->image))
 		th_run(NULL, 0, "losetup -d %s 2>/dev/null", l->dev);
 	slash = strrchr(l->image, '/');
 	if (slash) {
