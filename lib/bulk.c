@@ -42,7 +42,7 @@
 #include <sys/vfs.h>
 #include "bulk_dir.h"
 #include "bulk_uring.h"
-#include "statx_backend.h"
+#include "backend_statx.h"
 
 #define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
 #define DIR_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \

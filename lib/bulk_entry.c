@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include "bulk_dir.h"
 #include "bulk_uring.h"
-#include "fallback.h"
-#include "statx_backend.h"
+#include "backend_fstatat.h"
+#include "backend_statx.h"
 
 int bulk_stat_name(const struct xstat_dir *d, const char *name,
 		   uint64_t request, struct xs_stat *st)

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include "bulk_dir.h"
 #include "bulk_uring.h"
-#include "statx_backend.h"
+#include "backend_statx.h"
 
 /* One getdents64 record (the kernel's struct linux_dirent64). */
 struct bulk_dirent64 {

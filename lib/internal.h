@@ -88,7 +88,7 @@ struct xs_target {
 
 /* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */
 
-/* backend selection: statx_backend.c */
+/* backend selection: backend_statx.c */
 enum xs_backend { XS_BACKEND_UNKNOWN, XS_BACKEND_STATX, XS_BACKEND_FALLBACK };
 enum xs_backend xs_backend_current(void);
 
@@ -96,13 +96,16 @@ struct xs_statx;	/* the kernel's struct statx: syscall.h */
 struct stat;
 
 /*
- * statx_backend.c (per-call part inline in statx_backend.h): the kernel's
+ * backend_statx.c (per-call part inline in backend_statx.h): the kernel's
  * answer, and xs_stat_from_statx() to turn it into the record.
  */
 void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 			uint64_t request);
 
-/* fallback.c (the fstatat call inline in fallback.h): the record. */
+/*
+ * backend_fstatat.c (the fstatat call inline in backend_fstatat.h): the
+ * record.
+ */
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
 
 /* supplement.c: add class (3) fields that were requested and are missing. */
@@ -180,7 +183,7 @@ int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);
 
-/* fsioctl.c: FS_IOC_GETVERSION / GETFLAGS on the reopened anchor. */
+/* probe_ioctl.c: FS_IOC_GETVERSION / GETFLAGS on the reopened anchor. */
 int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 			uint64_t *gen);
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
@@ -217,11 +220,11 @@ char *xs_fd_name(char *p, int fd);
 const char *xs_get_u64(const char *p, uint64_t *v);
 
 /*
- * ext4probe.c: read the raw ext4 inode of @st from its block device and
+ * probe_ext4.c: read the raw ext4 inode of @st from its block device and
  * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
  * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
  * the file again: the data version may need one more stat of it (see
- * dv_armed() in ext4probe.c).
+ * dv_armed() in probe_ext4.c).
  */
 void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st);
@@ -237,9 +240,9 @@ int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
  * Probes of other filesystems, same contract as the ext4 one: add what
  * @want asks and can be trusted, else leave it cleared; never fail.
  * @fsflags are xs_fs_magic()'s.
- * xfsprobe.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
- * btrfsprobe.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
- * (CAP_SYS_ADMIN).  xattrbtime.c: BTIME from the NTFS-3G (FUSE) or CIFS
+ * probe_xfs.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
+ * probe_btrfs.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
+ * (CAP_SYS_ADMIN).  probe_xattr.c: BTIME from the NTFS-3G (FUSE) or CIFS
  * creation-time xattr, and the NT time conversion (-ERANGE if invalid).
  */
 void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
@@ -250,7 +253,7 @@ void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 		    uint32_t fsflags, struct xs_stat *st);
 int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
 /*
- * fsprobefd.c: @query on a directory of the file's st_dev (anchor.c);
+ * probe_fsquery.c: @query on a directory of the file's st_dev (anchor.c);
  * xs_fs_query_allowed(): may this thread run it now (CAP_SYS_ADMIN)?
  */
 int xs_fs_query_allowed(void);

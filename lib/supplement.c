@@ -95,7 +95,7 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(t, want, fsflags, st);
 
-	/* Other filesystems: see xfsprobe.c, btrfsprobe.c, xattrbtime.c. */
+	/* Other filesystems: see probe_xfs.c, probe_btrfs.c, probe_xattr.c. */
 	want &= ~st->mask;
 	if (!want)
 		return;

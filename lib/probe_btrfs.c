@@ -16,7 +16,7 @@
  * behind until the commit, which libxstat.7 documents.
  *
  * The ioctl needs CAP_SYS_ADMIN, asked of the calling thread on every
- * call (fsprobefd.c).  The 4 KiB v1 buffer lives on the stack.
+ * call (probe_fsquery.c).  The 4 KiB v1 buffer lives on the stack.
  *
  * statx never gives a data version, so this probe also runs when statx
  * is available and DATA_VERSION is asked for: as root that costs an
