@@ -138,17 +138,13 @@ static int dir_facts(struct xstat_dir *d)
 static int open_dir(int dfd, const char *path, unsigned flags)
 {
 	int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
-	int fd;
 
 	/* "" with AT_EMPTY_PATH: @dfd itself, with an offset of our own. */
 	if (!*path && (flags & AT_EMPTY_PATH))
 		path = ".";
 	if (flags & AT_SYMLINK_NOFOLLOW)
 		oflags |= O_NOFOLLOW;
-	do
-		fd = openat(dfd, path, oflags);
-	while (fd < 0 && errno == EINTR);
-	return fd < 0 ? -errno : fd;
+	return xs_open_eintr(dfd, path, oflags);
 }
 
 static struct xstat_dir *alloc_dir(void)

@@ -27,12 +27,8 @@ struct bulk_dirent64 {
 /* The next getdents64 read; 0 at the end, else bytes or -errno. */
 static long read_dents(struct xstat_dir *d)
 {
-	long n;
-
-	do
-		n = syscall(SYS_getdents64, d->fd, d->dents, BULK_DENTS);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : n;
+	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, d->dents,
+					     BULK_DENTS)));
 }
 
 static int is_dot(const char *name)

@@ -31,9 +31,7 @@ static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EINVAL;
-	do
-		n = xs_raw_pread(fd, buf, len, off);
-	while (n == -EINTR);
+	n = XS_EINTR(xs_raw_pread(fd, buf, len, off));
 	if (n < 0)
 		return (int)n;
 	return (size_t)n == len ? 0 : -EIO;	/* short read: no guess */
@@ -73,9 +71,7 @@ int xs_ext4_device_path(uint32_t major, uint32_t minor, char *path,
 		xs_raw_close(fd);
 		return -ENODEV;
 	}
-	do
-		got = xs_raw_read(fd, buf, sizeof(buf) - 1);
-	while (got == -EINTR);
+	got = XS_EINTR(xs_raw_read(fd, buf, sizeof(buf) - 1));
 	xs_raw_close(fd);
 	if (got <= 0)
 		return -ENODEV;

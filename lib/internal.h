@@ -10,6 +10,7 @@
 #ifndef LIBXSTAT_INTERNAL_H
 #define LIBXSTAT_INTERNAL_H
 
+#include <errno.h>
 #include <fcntl.h>	/* struct file_handle */
 #include <stdint.h>
 #include <sys/types.h>
@@ -222,6 +223,7 @@ int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
  * the anchored file's st_dev that is not the file (a mount or subvolume
  * root directory: itself).  Both: fd or -errno; close it if *@close_it.
  * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs.
+ * xs_open_eintr(): openat() under XS_EINTR(): fd or -errno.
  */
 int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 	      int *close_it);
@@ -230,6 +232,28 @@ int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
 int xs_proc_fd_dir(void);
 int xs_open_eintr(int dfd, const char *path, int flags);
 int xs_same_inode(int fd, const struct xs_stat *st);
+
+/*
+ * The one EINTR rule: a signal caught by a handler installed without
+ * SA_RESTART must not make a call of the library fail, so an interrupted
+ * system call is made again.  XS_EINTR(@call): @call in the -errno
+ * convention (rawsys.h's, or libc's through xs_neg_errno()), repeated
+ * while it returns -EINTR; its last value.
+ */
+#define XS_EINTR(call) ({						\
+	long xs_eintr_r_;						\
+									\
+	do								\
+		xs_eintr_r_ = (long)(call);				\
+	while (xs_eintr_r_ == -EINTR);					\
+	xs_eintr_r_;							\
+})
+
+/* A libc call's result in the -errno convention. */
+static inline long xs_neg_errno(long ret)
+{
+	return ret < 0 ? -errno : ret;
+}
 
 /*
  * anchor.c: decimal numbers without snprintf() and strtoull(), which

@@ -113,12 +113,7 @@ static int by_handle(const struct xs_target *t, struct xs_stat *st)
 
 static int read_retry(int fd, char *buf, size_t len)
 {
-	ssize_t n;
-
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : (int)n;
+	return (int)XS_EINTR(xs_neg_errno(read(fd, buf, len)));
 }
 
 /* From the anchor's fdinfo, in a /proc proven to be procfs. */
