@@ -20,7 +20,7 @@
  *    for the root of a mount or subvolume the directory itself; never a
  *    regular file, FIFO, socket or device.
  *  - Everything is read-only, non-blocking, O_NOCTTY, close-on-exec, and
- *    closed before the call returns.  EINTR is retried.
+ *    closed before the call returns.  EINTR is retried (XS_EINTR()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,12 +41,7 @@
 
 int xs_open_eintr(int dfd, const char *path, int flags)
 {
-	int fd;
-
-	do
-		fd = openat(dfd, path, flags);
-	while (fd < 0 && errno == EINTR);
-	return fd < 0 ? -errno : fd;
+	return (int)XS_EINTR(xs_neg_errno(openat(dfd, path, flags)));
 }
 
 char *xs_put_u64(char *p, uint64_t v)

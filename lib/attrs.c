@@ -10,7 +10,7 @@
  * whether the inode is in DAX mode now, which neither source tells.
  *
  * Both read the anchored inode: file_getattr(2) on the anchor with
- * AT_EMPTY_PATH, FS_IOC_GETFLAGS on the reopened anchor (fsioctl.c).
+ * AT_EMPTY_PATH, FS_IOC_GETFLAGS on the reopened anchor (probe_ioctl.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Directory streams: what bulk.c (the iterator) and bulk_ext4.c (the
+ * Directory streams: what the iterator (bulk*.c) and bulk_ext4.c (the
  * batch's raw inode reads) share.  A batch is up to BULK_BATCH entries of
  * one getdents64 buffer, sorted by inode number; each entry is stat'ed
  * either when it is handed out (the per-call pipeline, xstat() itself) or,

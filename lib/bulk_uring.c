@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include "bulk_uring.h"
+#include "internal.h"
 
 /* Operations handed to a ring, for the tests: no filter can count them. */
 unsigned long xs_bulk_uring_sqes;	/* atomic */
@@ -66,9 +67,7 @@ static int read_disabled_sysctl(void)
 		close(fd);
 		return 2;
 	}
-	do
-		n = read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
+	n = XS_EINTR(xs_neg_errno(read(fd, &c, 1)));
 	if (n != 1 || c < '0' || c > '9')
 		c = '0';
 	close(fd);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * bulk_uring.c: io_uring read-ahead of a batch's inodes for bulk.c, and
- * the sampling that decides when it pays.  Kept apart from the kernel
- * definitions of syscall.h, since liburing brings the host's.
+ * bulk_uring.c: io_uring read-ahead of a batch's inodes for
+ * bulk_window.c, and the sampling that decides when it pays.  Kept apart
+ * from the kernel definitions of syscall.h, since liburing brings the
+ * host's.
  */
 #ifndef LIBXSTAT_BULK_URING_H
 #define LIBXSTAT_BULK_URING_H

@@ -75,7 +75,7 @@ void xs_ext4_dev_set_itable(const struct xs_ext4_dev *d, uint32_t group,
  * only with inodes larger than 128 bytes: smaller ones store ctime in
  * whole seconds (s_time_gran is 1 s), so a change in the same second as
  * the last one moves neither ctime nor, unless ctime was queried since,
- * i_version (see dv_armed() in ext4probe.c), and no query can be placed
+ * i_version (see dv_armed() in probe_ext4.c), and no query can be placed
  * to catch it: the value would not change after every change.  The one
  * rule of both the per-call and the directory stream paths.
  */
@@ -86,7 +86,7 @@ static inline int xs_ext4_dev_dv_ok(const struct xs_ext4_dev *d)
 
 /*
  * What stat said about a file, which its raw inode must agree with before
- * anything of it is used.  One rule, xs_ext4_same_file() (ext4probe.c),
+ * anything of it is used.  One rule, xs_ext4_same_file() (probe_ext4.c),
  * for the per-call probe and the directory streams (bulk_ext4.c): mode,
  * link count, generation when known, and owner and group, which on an
  * idmapped mount (@idmap_mnt: its unique ID, xs_ext4_idmap_of() in

@@ -109,7 +109,8 @@ int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
 }
 
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
-		  struct xs_stat *st, int with_mnt_id, uint64_t *gen)
+		  const struct xs_stat *st, struct xs_mnt_id *mnt,
+		  uint64_t *gen)
 {
 	struct xs_handle h;
 	int ret;
@@ -117,7 +118,7 @@ int xs_handle_gen(const struct xs_target *t, uint32_t magic,
 	if (!known(magic))
 		return -EOPNOTSUPP;
 	h.fh.handle_bytes = sizeof(h.bytes);
-	ret = xs_name_to_handle(t, &h.fh, with_mnt_id ? st : NULL);
+	ret = xs_name_to_handle(t, &h.fh, mnt);
 	if (ret)
 		return ret;
 	return xs_handle_decode_gen(&h, magic, st, gen);

@@ -9,7 +9,7 @@
  * count - 1 appear as lower ..), and an id no extent covers appears as
  * the overflow id.  statmount(2) gives those extents as the caller's user
  * namespace sees them (Linux 6.15+), so the raw id can be mapped exactly
- * as stat did.  A raw probe (ext4probe.c) uses this instead of comparing
+ * as stat did.  A raw probe (probe_ext4.c) uses this instead of comparing
  * raw and reported owners directly, which on such a mount would reject
  * every file whose owner the mapping moves and accept an inode whose raw
  * owner happens to equal another file's mapped one.

@@ -10,6 +10,7 @@
 #ifndef LIBXSTAT_INTERNAL_H
 #define LIBXSTAT_INTERNAL_H
 
+#include <errno.h>
 #include <fcntl.h>	/* struct file_handle */
 #include <stdint.h>
 #include <sys/types.h>
@@ -88,7 +89,7 @@ struct xs_target {
 
 /* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */
 
-/* backend selection: statx_backend.c */
+/* backend selection: backend_statx.c */
 enum xs_backend { XS_BACKEND_UNKNOWN, XS_BACKEND_STATX, XS_BACKEND_FALLBACK };
 enum xs_backend xs_backend_current(void);
 
@@ -96,13 +97,16 @@ struct xs_statx;	/* the kernel's struct statx: syscall.h */
 struct stat;
 
 /*
- * statx_backend.c (per-call part inline in statx_backend.h): the kernel's
+ * backend_statx.c (per-call part inline in backend_statx.h): the kernel's
  * answer, and xs_stat_from_statx() to turn it into the record.
  */
 void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 			uint64_t request);
 
-/* fallback.c (the fstatat call inline in fallback.h): the record. */
+/*
+ * backend_fstatat.c (the fstatat call inline in backend_fstatat.h): the
+ * record.
+ */
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
 
 /* supplement.c: add class (3) fields that were requested and are missing. */
@@ -142,18 +146,40 @@ void xs_fs_remember(uint64_t mnt_key, uint32_t magic);
 int xs_fs_remote(uint32_t magic);
 
 /*
+ * A mount ID as name_to_handle_at() returns it: @have is 0 if it did not.
+ * xs_mnt_id_store(): into the record, by the one who asked for it.
+ */
+struct xs_mnt_id {
+	uint64_t	id;
+	uint32_t	unique;
+	int		have;
+};
+
+static inline void xs_mnt_id_store(struct xs_stat *st,
+				   const struct xs_mnt_id *m)
+{
+	if (!m->have)
+		return;
+	st->mnt_id = m->id;
+	st->mnt_id_unique = m->unique;
+	st->mask |= XSTAT_REQUEST_MNT_ID;
+}
+
+/*
  * handle.c: generation from name_to_handle_at(); 0 or negative errno:
  * -EPROTO when the handle does not have the layout of @magic's filesystem
  * and -ESTALE when it names another inode (both: the magic may be stale).
- * With @with_mnt_id the same call adds the mount ID to @st (see below).
- * xs_handle_decode_gen(): the same from a handle already taken.
+ * With @mnt the same call returns the mount ID there (see below), also
+ * when the generation is not had.  xs_handle_decode_gen(): the same from
+ * a handle already taken.
  */
 struct xs_handle {
 	struct file_handle	fh;
 	unsigned char		bytes[128];	/* MAX_HANDLE_SZ */
 };
 int xs_handle_gen(const struct xs_target *t, uint32_t magic,
-		  struct xs_stat *st, int with_mnt_id, uint64_t *gen);
+		  const struct xs_stat *st, struct xs_mnt_id *mnt,
+		  uint64_t *gen);
 int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
 			 const struct xs_stat *st, uint64_t *gen);
 
@@ -161,13 +187,13 @@ int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
  * mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo.
  * xs_name_to_handle(): name_to_handle_at() with @t's lookup flags, 0 or
  * -errno; with @mnt, the mount ID the kernel returns (the unique one
- * where it can) is stored there and its mask bit set, also when the
- * handle did not fit (EOVERFLOW).
+ * where it can) is returned there, also when the handle did not fit
+ * (EOVERFLOW).
  */
 struct file_handle;
 int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
-		      struct xs_stat *mnt);
+		      struct xs_mnt_id *mnt);
 int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
 /*
  * The handle into @h and the unique mount ID into *@id, one call (Linux
@@ -180,7 +206,10 @@ int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
 /* attrs.c: file attributes by file_getattr(2) or FS_IOC_GETFLAGS. */
 int xs_attrs_get(const struct xs_target *t, struct xs_stat *st);
 
-/* fsioctl.c: FS_IOC_GETVERSION / GETFLAGS on the reopened anchor. */
+/*
+ * probe_ioctl.c: FS_IOC_GETVERSION / GETFLAGS on the reopened anchor; 0 or
+ * -errno (-ENOTTY: the filesystem has no such ioctl).
+ */
 int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 			uint64_t *gen);
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
@@ -194,6 +223,7 @@ int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
  * the anchored file's st_dev that is not the file (a mount or subvolume
  * root directory: itself).  Both: fd or -errno; close it if *@close_it.
  * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs.
+ * xs_open_eintr(): openat() under XS_EINTR(): fd or -errno.
  */
 int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 	      int *close_it);
@@ -202,6 +232,28 @@ int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
 int xs_proc_fd_dir(void);
 int xs_open_eintr(int dfd, const char *path, int flags);
 int xs_same_inode(int fd, const struct xs_stat *st);
+
+/*
+ * The one EINTR rule: a signal caught by a handler installed without
+ * SA_RESTART must not make a call of the library fail, so an interrupted
+ * system call is made again.  XS_EINTR(@call): @call in the -errno
+ * convention (rawsys.h's, or libc's through xs_neg_errno()), repeated
+ * while it returns -EINTR; its last value.
+ */
+#define XS_EINTR(call) ({						\
+	long xs_eintr_r_;						\
+									\
+	do								\
+		xs_eintr_r_ = (long)(call);				\
+	while (xs_eintr_r_ == -EINTR);					\
+	xs_eintr_r_;							\
+})
+
+/* A libc call's result in the -errno convention. */
+static inline long xs_neg_errno(long ret)
+{
+	return ret < 0 ? -errno : ret;
+}
 
 /*
  * anchor.c: decimal numbers without snprintf() and strtoull(), which
@@ -217,11 +269,11 @@ char *xs_fd_name(char *p, int fd);
 const char *xs_get_u64(const char *p, uint64_t *v);
 
 /*
- * ext4probe.c: read the raw ext4 inode of @st from its block device and
+ * probe_ext4.c: read the raw ext4 inode of @st from its block device and
  * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
  * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
  * the file again: the data version may need one more stat of it (see
- * dv_armed() in ext4probe.c).
+ * dv_armed() in probe_ext4.c).
  */
 void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st);
@@ -236,21 +288,24 @@ int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
 /*
  * Probes of other filesystems, same contract as the ext4 one: add what
  * @want asks and can be trusted, else leave it cleared; never fail.
- * @fsflags are xs_fs_magic()'s.
- * xfsprobe.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
- * btrfsprobe.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
- * (CAP_SYS_ADMIN).  xattrbtime.c: BTIME from the NTFS-3G (FUSE) or CIFS
+ * @fsflags are xs_fs_magic()'s.  The XFS and btrfs probes also return
+ * their ioctl's answer, 0 or -errno (0 too when none was made), for the
+ * caller to judge the filesystem by (-ENOTTY: no such ioctl here).
+ * probe_xfs.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
+ * probe_btrfs.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
+ * (CAP_SYS_ADMIN).  probe_xattr.c: BTIME from the NTFS-3G (FUSE) or CIFS
  * creation-time xattr, and the NT time conversion (-ERANGE if invalid).
  */
-void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
-		  struct xs_stat *st);
-void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
-		    uint32_t fsflags, struct xs_stat *st);
+int xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
+		 struct xs_stat *st);
+int xs_btrfs_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st);
 void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
 		    uint32_t fsflags, struct xs_stat *st);
 int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
 /*
- * fsprobefd.c: @query on a directory of the file's st_dev (anchor.c);
+ * probe_fsquery.c: @query on a directory of the file's st_dev (anchor.c),
+ * its answer: 0 or -errno (-EPERM: not allowed now); nothing recorded.
  * xs_fs_query_allowed(): may this thread run it now (CAP_SYS_ADMIN)?
  */
 int xs_fs_query_allowed(void);

@@ -32,7 +32,7 @@ static int handle_call(const struct xs_target *t, struct file_handle *fh,
 }
 
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
-		      struct xs_stat *mnt)
+		      struct xs_mnt_id *mnt)
 {
 	uint64_t unique = 0;
 	int id = 0, ret;
@@ -43,9 +43,9 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		ret = handle_call(t, fh, &unique, XS_AT_HANDLE_MNT_ID_UNIQUE);
 		if (ret != -EINVAL) {
 			if (ret == 0 || ret == -EOVERFLOW) {
-				mnt->mnt_id = unique;
-				mnt->mnt_id_unique = 1;
-				mnt->mask |= XSTAT_REQUEST_MNT_ID;
+				mnt->id = unique;
+				mnt->unique = 1;
+				mnt->have = 1;
 			}
 			return ret;
 		}
@@ -53,9 +53,9 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 	}
 	ret = handle_call(t, fh, &id, 0);
 	if (ret == 0 || ret == -EOVERFLOW) {
-		mnt->mnt_id = (uint32_t)id;
-		mnt->mnt_id_unique = 0;
-		mnt->mask |= XSTAT_REQUEST_MNT_ID;
+		mnt->id = (uint32_t)id;
+		mnt->unique = 0;
+		mnt->have = 1;
 	}
 	return ret;
 }
@@ -104,19 +104,16 @@ int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
 static int by_handle(const struct xs_target *t, struct xs_stat *st)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
+	struct xs_mnt_id m = { 0, 0, 0 };
 
-	xs_name_to_handle(t, &fh, st);
+	xs_name_to_handle(t, &fh, &m);
+	xs_mnt_id_store(st, &m);
 	return st->mask & XSTAT_REQUEST_MNT_ID ? 0 : -ENOENT;
 }
 
 static int read_retry(int fd, char *buf, size_t len)
 {
-	ssize_t n;
-
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : (int)n;
+	return (int)XS_EINTR(xs_neg_errno(read(fd, buf, len)));
 }
 
 /* From the anchor's fdinfo, in a /proc proven to be procfs. */

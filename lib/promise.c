@@ -7,7 +7,7 @@
  * it.  Two sources can promise that:
  *
  *  - A data version that promises every change (ext4's raw i_version
- *    armed by dv_armed() in ext4probe.c, btrfs's inode sequence checked
+ *    armed by dv_armed() in probe_ext4.c, btrfs's inode sequence checked
  *    against the same stat's ctime; both need root).
  *  - The ctime the call itself read, on a filesystem with multigrain
  *    timestamps (Linux 6.13+, file systems of type FS_MGTIME: ext4, xfs,

@@ -30,6 +30,29 @@ int xs_fs_remote(uint32_t magic)
 }
 
 /*
+ * What a probe's answer says about the whole filesystem, recorded here and
+ * nowhere below: only the ioctl's own ENOTTY says "this filesystem has
+ * none".  A file not reopened (symlink, FIFO, no /proc), a refusal
+ * (EPERM, EACCES) or an answer about one inode is no verdict (see
+ * xs_fs_set_flag()).
+ */
+static void fs_verdict(const struct xs_stat *st, int ret, uint32_t flag)
+{
+	if (ret == -ENOTTY)
+		xs_fs_set_flag(st, flag);
+}
+
+/* FS_IOC_GETVERSION on the reopened anchor, its verdict recorded. */
+static int getversion(const struct xs_target *t, const struct xs_stat *st,
+		      uint64_t *gen)
+{
+	int ret = xs_ioctl_getversion(t, st, gen);
+
+	fs_verdict(st, ret, XS_FSF_NO_GETVERSION);
+	return ret;
+}
+
+/*
  * A handle taken with the cache key (xs_supplement()): @ret is the call's
  * result, -ENODATA while none was taken.
  */
@@ -48,8 +71,14 @@ static int gen_from_handle(const struct xs_target *t, uint32_t magic,
 			   struct xs_stat *st, int mnt,
 			   const struct taken_handle *th, uint64_t *gen)
 {
-	if (th->ret == -ENODATA)
-		return xs_handle_gen(t, magic, st, mnt, gen);
+	struct xs_mnt_id m = { 0, 0, 0 };
+	int ret;
+
+	if (th->ret == -ENODATA) {
+		ret = xs_handle_gen(t, magic, st, mnt ? &m : NULL, gen);
+		xs_mnt_id_store(st, &m);
+		return ret;
+	}
 	if (mnt && th->key) {
 		st->mnt_id = th->key;
 		st->mnt_id_unique = 1;
@@ -84,7 +113,7 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 		if (gen_from_handle(t, magic, st, mnt, th, &gen) == 0 ||
 		    (!(fsflags & XS_FSF_NO_GETVERSION) && magic &&
 		     !xs_fs_remote(magic) &&
-		     xs_ioctl_getversion(t, st, &gen) == 0)) {
+		     getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;
 		}
@@ -95,16 +124,18 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
 		xs_ext4_probe(t, want, fsflags, st);
 
-	/* Other filesystems: see xfsprobe.c, btrfsprobe.c, xattrbtime.c. */
+	/* Other filesystems: see probe_xfs.c, probe_btrfs.c, probe_xattr.c. */
 	want &= ~st->mask;
 	if (!want)
 		return;
 	switch (magic) {
 	case XS_XFS_SUPER_MAGIC:
-		xs_xfs_probe(t, want, fsflags, st);
+		fs_verdict(st, xs_xfs_probe(t, want, fsflags, st),
+			   XS_FSF_NO_FSPROBE);
 		break;
 	case XS_BTRFS_SUPER_MAGIC:
-		xs_btrfs_probe(t, want, fsflags, st);
+		fs_verdict(st, xs_btrfs_probe(t, want, fsflags, st),
+			   XS_FSF_NO_FSPROBE);
 		break;
 	case XS_FUSE_SUPER_MAGIC:	/* NTFS-3G */
 	case XS_CIFS_MAGIC:

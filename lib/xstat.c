@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include "anchor.h"
 #include "internal.h"
-#include "fallback.h"
-#include "statx_backend.h"
+#include "backend_fstatat.h"
+#include "backend_statx.h"
 #include "syscall.h"
 
 #define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)

@@ -31,10 +31,7 @@ int xs_fs_query_allowed(void)
 		  (1U << (CAP_SYS_ADMIN % 32)));
 }
 
-/*
- * Run @query, and remember for the filesystem the answer that holds for
- * all of its files: the ioctl does not exist here.
- */
+/* Run @query: its answer, -ENOTTY where the filesystem has no such ioctl. */
 int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
 		int (*query)(int fd, uint64_t ino, void *out), void *out)
 {
@@ -48,7 +45,5 @@ int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
 	ret = query(fd, st->ino, out);
 	if (close_it)
 		close(fd);
-	if (ret == -ENOTTY)
-		xs_fs_set_flag(st, XS_FSF_NO_FSPROBE);
 	return ret;
 }

@@ -35,15 +35,8 @@ int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 	unsigned int v;		/* the kernel writes an int */
 	int ret = ioctl_int(t, st, XS_FS_IOC_GETVERSION, &v);
 
-	/*
-	 * Only the ioctl's own ENOTTY says "this filesystem has none": a
-	 * file not reopened (symlink, FIFO, no /proc) or refused (EACCES)
-	 * is about this file alone and is no verdict (fscache.c).
-	 */
 	if (ret == 0)
 		*gen = v;
-	else if (ret == -ENOTTY)
-		xs_fs_set_flag(st, XS_FSF_NO_GETVERSION);
 	return ret;
 }
 

@@ -2,8 +2,8 @@
 /*
  * The fallback backend for kernels or sandboxes without statx(2):
  * fstatat(2) with the caller's lookup flags (the call itself is inline in
- * fallback.h).  fxstat() arrives here as { fd, "", AT_EMPTY_PATH }, which
- * is what fstat() does.  The sync flags have no fstatat equivalent:
+ * backend_fstatat.h).  fxstat() arrives here as { fd, "", AT_EMPTY_PATH },
+ * which is what fstat() does.  The sync flags have no fstatat equivalent:
  * stat(2) behaves as AT_STATX_SYNC_AS_STAT.
  */
 #include <sys/stat.h>

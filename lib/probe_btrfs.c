@@ -16,7 +16,7 @@
  * behind until the commit, which libxstat.7 documents.
  *
  * The ioctl needs CAP_SYS_ADMIN, asked of the calling thread on every
- * call (fsprobefd.c).  The 4 KiB v1 buffer lives on the stack.
+ * call (probe_fsquery.c).  The 4 KiB v1 buffer lives on the stack.
  *
  * statx never gives a data version, so this probe also runs when statx
  * is available and DATA_VERSION is asked for: as root that costs an
@@ -80,26 +80,28 @@ static int search_inode_item(int fd, uint64_t ino, void *out)
 	return 0;
 }
 
-void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
-		    uint32_t fsflags, struct xs_stat *st)
+int xs_btrfs_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st)
 {
 	unsigned char item[XS_BTRFS_INODE_ITEM_SIZE];
 	struct xs_time otime, ctime, mtime;
 	uint64_t gen;
+	int ret;
 
 	want &= XS_CLASS3;
 	if (!want || (fsflags & XS_FSF_NO_FSPROBE))
-		return;
-	if (xs_fs_query(t, st, search_inode_item, item))
-		return;
+		return 0;
+	ret = xs_fs_query(t, st, search_inode_item, item);
+	if (ret)
+		return ret;
 
 	gen = xs_le64(item + XS_BTRFS_II_GENERATION);
 	if ((xs_le32(item + XS_BTRFS_II_MODE) & S_IFMT) != (st->mode & S_IFMT))
-		return;
+		return 0;
 	/* Handles carry the low 32 bits of the same generation. */
 	if ((st->mask & XSTAT_REQUEST_GEN) && st->gen != gen &&
 	    st->gen != (uint32_t)gen)
-		return;
+		return 0;
 	if (want & XSTAT_REQUEST_GEN) {
 		st->gen = gen;
 		st->mask |= XSTAT_REQUEST_GEN;
@@ -119,4 +121,5 @@ void xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 		st->data_version = xs_le64(item + XS_BTRFS_II_SEQUENCE);
 		st->mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
+	return 0;
 }

@@ -21,7 +21,7 @@
 #include <sys/sysmacros.h>
 #include "internal.h"
 #include "mask.h"
-#include "statx_backend.h"
+#include "backend_statx.h"
 #include "syscall.h"
 
 int xs_backend_state = XS_BACKEND_UNKNOWN;	/* atomic */

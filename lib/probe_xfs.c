@@ -8,12 +8,13 @@
  * stat would differ there.  Only v5 filesystems keep a creation time; on
  * v4 the kernel leaves it zero and it is not reported.
  *
- * Bulkstat needs CAP_SYS_ADMIN.  A refusal is remembered for the
- * filesystem and the euid it was refused to, as is a kernel without the
- * ioctl (before 5.2), so an unprivileged process pays one failed ioctl
- * per filesystem.  A creation time of exactly 0.0 is one inode's answer
- * (v4 inodes have none, but a v5 inode can hold 0.0 too): it clears the
- * field for that file only, never for the filesystem.
+ * Bulkstat needs CAP_SYS_ADMIN, asked of the calling thread on every call
+ * (probe_fsquery.c).  A kernel without the ioctl (before 5.2) answers
+ * ENOTTY, which supplement.c records for the filesystem, so a process
+ * pays one failed ioctl per filesystem.  A creation time of exactly 0.0
+ * is one inode's answer (v4 inodes have none, but a v5 inode can hold 0.0
+ * too): it clears the field for that file only, never for the
+ * filesystem.
  */
 #include <errno.h>
 #include <string.h>
@@ -37,23 +38,25 @@ static int bulkstat_one(int fd, uint64_t ino, void *out)
 	return 0;
 }
 
-void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
-		  struct xs_stat *st)
+int xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
+		 struct xs_stat *st)
 {
 	struct xs_xfs_bulkstat_one req;
 	const struct xs_xfs_bulkstat *bs = &req.bs[0];
+	int ret;
 
 	want &= XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN;
 	if (!want || (fsflags & XS_FSF_NO_FSPROBE))
-		return;
-	if (xs_fs_query(t, st, bulkstat_one, &req))
-		return;
+		return 0;
+	ret = xs_fs_query(t, st, bulkstat_one, &req);
+	if (ret)
+		return ret;
 	if (bs->bs_ino != st->ino ||
 	    bs->bs_version != XS_XFS_BULKSTAT_VERSION_V5 ||
 	    (bs->bs_mode & S_IFMT) != (st->mode & S_IFMT))
-		return;
+		return 0;
 	if ((st->mask & XSTAT_REQUEST_GEN) && bs->bs_gen != st->gen)
-		return;
+		return 0;
 	if (want & XSTAT_REQUEST_GEN) {
 		st->gen = bs->bs_gen;
 		st->mask |= XSTAT_REQUEST_GEN;
@@ -67,4 +70,5 @@ void xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
 			st->mask |= XSTAT_REQUEST_BTIME;
 		}
 	}
+	return 0;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The per-call part of the fallback backend, inlined into the entry
- * points like statx_backend.h: one fstatat(2) with the caller's lookup
- * flags.  Filling the record from its answer is fallback.c's.
+ * points like backend_statx.h: one fstatat(2) with the caller's lookup
+ * flags.  Filling the record from its answer is backend_fstatat.c's.
  */
-#ifndef LIBXSTAT_FALLBACK_H
-#define LIBXSTAT_FALLBACK_H
+#ifndef LIBXSTAT_BACKEND_FSTATAT_H
+#define LIBXSTAT_BACKEND_FSTATAT_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,4 +22,4 @@ static inline int xs_fstatat(const struct xs_target *t, struct stat *sb)
 			      (int)(t->flags & XS_LOOKUP_FLAGS));
 }
 
-#endif /* LIBXSTAT_FALLBACK_H */
+#endif /* LIBXSTAT_BACKEND_FSTATAT_H */

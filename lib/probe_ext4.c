@@ -27,10 +27,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
-#include "fallback.h"
+#include "backend_fstatat.h"
 #include "internal.h"
 #include "rawsys.h"
-#include "statx_backend.h"
+#include "backend_statx.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)

@@ -3,10 +3,10 @@
  * The per-call part of the statx backend, inlined into the entry points:
  * once statx is known to work, a call is one mask translation and one
  * syscall, with no function call of the library's own.  Deciding whether
- * statx works, and what a failure means, stays in statx_backend.c.
+ * statx works, and what a failure means, stays in backend_statx.c.
  */
-#ifndef LIBXSTAT_STATX_BACKEND_H
-#define LIBXSTAT_STATX_BACKEND_H
+#ifndef LIBXSTAT_BACKEND_STATX_H
+#define LIBXSTAT_BACKEND_STATX_H
 
 #include <errno.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "rawsys.h"
 #include "syscall.h"
 
-/* enum xs_backend, set once by statx_backend.c. */
+/* enum xs_backend, set once by backend_statx.c. */
 extern XS_HIDDEN int xs_backend_state;	/* atomic */
 
 int xs_statx_first(const struct xs_target *t, uint64_t request,
@@ -38,7 +38,7 @@ static inline uint32_t xs_statx_request(uint64_t request)
 	/*
 	 * The data version needs ctime: asking for it arms the inode's next
 	 * change (multigrain timestamps), and the raw inode's ctime is
-	 * checked against it (ext4probe.c, dv_armed()).
+	 * checked against it (probe_ext4.c, dv_armed()).
 	 */
 	if (request & XSTAT_REQUEST_DATA_VERSION)
 		smask |= XS_STATX_CTIME;
@@ -80,4 +80,4 @@ static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
 #endif
 }
 
-#endif /* LIBXSTAT_STATX_BACKEND_H */
+#endif /* LIBXSTAT_BACKEND_STATX_H */

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A directory stream's state, shared by the three files of the iterator:
+ * bulk.c (the public entry points, the directory's facts), bulk_window.c
+ * (the window: getdents64, the sort by inode number, the batch fill and
+ * its read-ahead) and bulk_entry.c (one entry's result, as xstat() gives
+ * it).
+ */
+#ifndef LIBXSTAT_BULK_DIR_H
+#define LIBXSTAT_BULK_DIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "bulk.h"
+
+struct bulk_key {
+	uint64_t	ino;
+	uint32_t	idx;
+};
+
+struct xstat_dir {
+	int			fd;
+	unsigned		flags;		/* per entry: ENTRY_FLAGS */
+	struct xstat_parameters	params;
+	uint64_t		request;
+	int			ext4;		/* the directory is on ext4 */
+	int			remote;		/* network or FUSE, or unknown */
+	int			unasked_cmtime;	/* see unasked_times() */
+	uint32_t		dev_major, dev_minor;
+	/* ext4: the directory's unique mount ID (0: unknown), its idmap */
+	uint64_t		mnt_key, idmap_mnt;
+	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
+	char			*dents;
+	size_t			dlen, dpos;
+	int			eof;
+	/* the batch, handed out in keys[] order; names in the arena */
+	struct bulk_ent		*ents;
+	struct bulk_key		*keys, *keys_tmp;
+	char			*names;
+	size_t			n, next;
+	/* a raw-read batch's records and bulk_ext4.c's scratch */
+	struct xs_stat		*sts;
+	struct bulk_ent		**order;
+	uint64_t		*offs;
+	uint8_t			*run;
+	/* io_uring read-ahead (bulk_uring.c): on, and the sampling */
+	int			uring;
+	unsigned		sampled;	/* calls timed in this batch */
+	uint64_t		sample_ns;
+	const char		**ahead;	/* names, in keys[] order */
+	struct xstat_dirent	out;
+	union {
+		struct xstat	x;
+		unsigned char	bytes[BULK_RESULT];
+	}			res;
+};
+
+/* Calls timed per batch while deciding whether it is cold. */
+#define URING_SAMPLE	16
+
+/*
+ * bulk_window.c: the next batch into @d (d->n entries, none at the end
+ * of the directory); 0 or -errno.  bulk_sample(): one plain call that
+ * took since @t0 counted towards the batch's read-ahead decision.
+ */
+int bulk_fill_batch(struct xstat_dir *d);
+void bulk_sample(struct xstat_dir *d, uint64_t t0);
+
+/*
+ * bulk_entry.c: bulk_stat_name(): one name's kernel answer into @st, as
+ * xstat.c records it: 0 or -errno.  bulk_result_of(): the result of @e
+ * into d->res and d->out, as xstat() would write it.
+ */
+int bulk_stat_name(const struct xstat_dir *d, const char *name,
+		   uint64_t request, struct xs_stat *st);
+void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e);
+
+#endif

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A directory stream's window (bulk.c says what a stream is): the next
+ * entries read with getdents64, sorted by inode number, and, when the
+ * request needs raw ext4 inodes, stat'ed together and read by
+ * bulk_ext4.c.  Here too the decision to read a stream's inodes ahead
+ * through io_uring (bulk_uring.c), from the time its plain calls take.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "bulk_dir.h"
+#include "bulk_uring.h"
+#include "backend_statx.h"
+
+/* One getdents64 record (the kernel's struct linux_dirent64). */
+struct bulk_dirent64 {
+	uint64_t	d_ino;
+	int64_t		d_off;
+	unsigned short	d_reclen;
+	unsigned char	d_type;
+	char		d_name[];
+};
+
+/* The next getdents64 read; 0 at the end, else bytes or -errno. */
+static long read_dents(struct xstat_dir *d)
+{
+	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, d->dents,
+					     BULK_DENTS)));
+}
+
+static int is_dot(const char *name)
+{
+	return name[0] == '.' &&
+	       (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/*
+ * Sort the window's keys by inode number: a stable LSD radix sort, one
+ * pass per byte, skipping bytes that are the same in every key (the high
+ * bytes of most inode numbers).  Stable, so the names of one inode keep
+ * the directory's order.
+ */
+static void sort_keys(struct xstat_dir *d)
+{
+	struct bulk_key *src = d->keys, *dst = d->keys_tmp, *t;
+	size_t count[256], i, sum;
+	unsigned shift;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < d->n; i++)
+			count[src[i].ino >> shift & 0xff]++;
+		if (d->n == 0 || count[src[0].ino >> shift & 0xff] == d->n)
+			continue;
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < d->n; i++)
+			dst[count[src[i].ino >> shift & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != d->keys)
+		memcpy(d->keys, src, d->n * sizeof(*src));
+}
+
+/*
+ * Take the next window: up to BULK_BATCH entries, their names copied into
+ * the arena while room for the longest name is left, reading the
+ * directory as needed.
+ */
+static int collect(struct xstat_dir *d, size_t window)
+{
+	size_t used = 0, len;
+
+	d->n = 0;
+	d->next = 0;
+	while (d->n < window && used + 256 <= BULK_NAMES && !d->eof) {
+		struct bulk_dirent64 *de;
+		struct bulk_ent *e;
+
+		if (d->dpos >= d->dlen) {
+			long got = read_dents(d);
+
+			if (got < 0) {
+				if (d->n)
+					break;	/* the error again next time */
+				return (int)got;
+			}
+			d->dlen = (size_t)got;
+			d->dpos = 0;
+			if (!got)
+				d->eof = 1;
+			continue;
+		}
+		de = (struct bulk_dirent64 *)(d->dents + d->dpos);
+		d->dpos += de->d_reclen;
+		if (is_dot(de->d_name))
+			continue;
+		len = strnlen(de->d_name, 255) + 1;
+		e = &d->ents[d->n];
+		e->name = memcpy(d->names + used, de->d_name, len);
+		d->names[used + len - 1] = '\0';
+		used += len;
+		e->d_ino = de->d_ino;
+		e->d_type = de->d_type;
+		e->state = BULK_PENDING;
+		e->err = 0;
+		e->st = NULL;
+		d->keys[d->n].ino = de->d_ino;
+		d->keys[d->n].idx = (uint32_t)d->n;
+		d->n++;
+	}
+	sort_keys(d);
+	return 0;
+}
+
+/* The raw fields a request needs and the kernel's answer cannot give. */
+static uint64_t raw_wanted(uint64_t request)
+{
+	uint64_t want = request & (XSTAT_REQUEST_GEN |
+				   XSTAT_REQUEST_DATA_VERSION);
+
+	/*
+	 * statx gives ext4's creation time itself, fstatat does not: alone
+	 * it is worth a raw read unless statx is known to answer.  With the
+	 * others it is taken from the raw inode where the answer lacks it.
+	 */
+	if ((request & XSTAT_REQUEST_BTIME) &&
+	    (want || xs_backend_current() != XS_BACKEND_STATX))
+		want |= XSTAT_REQUEST_BTIME;
+	return want;
+}
+static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
+		       uint64_t request)
+{
+	int ret = bulk_stat_name(d, e->name, request, e->st);
+
+	if (ret) {
+		e->state = BULK_FAILED;
+		e->err = -ret;
+		return;
+	}
+	e->state = BULK_STATED;
+}
+
+/*
+ * The batch as a whole, on ext4: the device opened (if it can be: else
+ * every entry goes the per-call way, with no statx wasted), statx for
+ * every entry in inode order, the raw inodes, the device closed.
+ * Entries on another device (mount points) and those the raw read cannot
+ * vouch for stay to the per-call path.
+ */
+static void fill_raw(struct xstat_dir *d, uint64_t want)
+{
+	uint64_t request = xs_bulk_arm_request(d->request);
+	struct xs_bulk_dev dv;
+	size_t i, m = 0;
+
+	/* Allocated by the first raw-read batch; a failure: per call. */
+	if (!d->sts)
+		d->sts = malloc(BULK_BATCH * sizeof(*d->sts));
+	if (!d->order)
+		d->order = malloc(BULK_BATCH * sizeof(*d->order));
+	if (!d->offs)
+		d->offs = malloc(BULK_BATCH * sizeof(*d->offs));
+	if (!d->run)
+		d->run = malloc(BULK_RUN);
+	if (!d->sts || !d->order || !d->offs || !d->run)
+		return;
+	if (xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv))
+		return;
+	for (i = 0; i < d->n; i++) {
+		struct bulk_ent *e = &d->ents[d->keys[i].idx];
+
+		e->st = &d->sts[i];
+		stat_entry(d, e, request);
+		if (e->state != BULK_STATED)
+			continue;
+		/*
+		 * Another mount of the same filesystem (a bind mount in the
+		 * directory) may map owners otherwise: per call.
+		 */
+		if (e->st->dev_major != d->dev_major ||
+		    e->st->dev_minor != d->dev_minor ||
+		    (e->st->mnt_id_unique && d->mnt_key &&
+		     e->st->mnt_id != d->mnt_key) ||
+		    (e->st->mask & BULK_CHECK) != BULK_CHECK) {
+			e->state = BULK_PENDING;
+			continue;
+		}
+		d->order[m++] = e;
+	}
+	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
+			  d->offs);
+	xs_bulk_ext4_close(&dv);
+}
+
+/*
+ * Only on the statx backend: a ring's statx is not seen by a seccomp
+ * filter, and the fallback backend may be there because statx is refused.
+ * Never on a remote filesystem (dir_facts()).  That the backend is statx
+ * says only that statx worked once in the process: each read-ahead also
+ * asks this thread (statx_allowed()).
+ */
+static int uring_allowed(const struct xstat_dir *d)
+{
+	return !d->remote && xs_backend_current() == XS_BACKEND_STATX &&
+	       bulk_uring_usable();
+}
+
+/*
+ * May this thread make the ring's statx calls now?  A seccomp filter
+ * belongs to a thread and may arrive at any time (filters only
+ * accumulate), and no filter sees a ring's operations: so before each
+ * read-ahead, one real statx of the first entry it would read, with the
+ * descriptor, flags and mask the ring would use (all a filter can see).
+ * Only an answer about that entry allows it: an error, or a success that
+ * filled nothing (a filter's faked return), means no ring for this batch.
+ * A filter that arrives while the ring runs (another thread's TSYNC)
+ * stops it from the next batch on.
+ */
+static int statx_allowed(const struct xstat_dir *d, size_t i)
+{
+#ifdef XS_NR_statx
+	const struct bulk_ent *e = &d->ents[d->keys[i].idx];
+	struct xs_statx sx;
+
+	memset(&sx, 0, sizeof(sx));
+	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
+			    xs_statx_request(d->request), &sx) == 0 &&
+	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == e->d_ino;
+#else
+	(void)d;
+	(void)i;
+	return 0;
+#endif
+}
+
+/* Read ahead the inodes of the batch's entries [from, n). */
+static void read_ahead(struct xstat_dir *d, size_t from)
+{
+	size_t i;
+
+	if (d->n - from < 2 || !uring_allowed(d) || !statx_allowed(d, from))
+		return;
+	if (!d->ahead)
+		d->ahead = malloc(BULK_BATCH * sizeof(*d->ahead));
+	if (!d->ahead)
+		return;
+	for (i = from; i < d->n; i++)
+		d->ahead[i - from] = d->ents[d->keys[i].idx].name;
+	if (bulk_uring_prefetch(d->fd, d->ahead, d->n - from,
+				AT_SYMLINK_NOFOLLOW | d->flags,
+				xs_statx_request(d->request)) < 0 &&
+	    !bulk_uring_usable())
+		d->uring = 0;	/* refused: plain calls from now on */
+}
+
+/*
+ * Add one timed plain call; once URING_SAMPLE of this batch say cold,
+ * switch to read-ahead, starting with the rest of this batch.
+ */
+void bulk_sample(struct xstat_dir *d, uint64_t t0)
+{
+	d->sample_ns += bulk_uring_now() - t0;
+	if (++d->sampled < URING_SAMPLE)
+		return;
+	if (bulk_uring_cold(d->sample_ns, d->sampled) && uring_allowed(d)) {
+		d->uring = 1;
+		read_ahead(d, d->next);
+	}
+}
+
+/*
+ * A batch that reads raw inodes shares more the larger it is; one stat'ed
+ * entry by entry shares nothing but the order, and a small one stays in
+ * the caches.
+ */
+int bulk_fill_batch(struct xstat_dir *d)
+{
+	uint64_t want = d->ext4 ? raw_wanted(d->request) : 0;
+	int ret = collect(d, want ? BULK_BATCH : BULK_SMALL);
+
+	if (ret || !d->n)
+		return ret;
+	d->sampled = 0;
+	d->sample_ns = 0;
+	if (d->uring)
+		read_ahead(d, 0);
+	if (want) {
+		uint64_t t0 = d->uring ? 0 : bulk_uring_now();
+
+		fill_raw(d, want);
+		/* a raw batch stats together: its whole time is the sample */
+		if (!d->uring && bulk_uring_cold(bulk_uring_now() - t0,
+						 (unsigned)d->n) &&
+		    uring_allowed(d))
+			d->uring = 1;
+		d->sampled = URING_SAMPLE;
+	}
+	return 0;
+}
