@@ -3,7 +3,7 @@
  * One FUSE mount, two kinds of files (issue 19): countfs passes through a
  * directory that holds plain files of the host filesystem and an NTFS-3G
  * mount of an mkntfs image.  The NTFS files have "system.ntfs_crtime",
- * the others do not, so lib/xattrbtime.c gets a per-file "no" (ENODATA,
+ * the others do not, so lib/probe_xattr.c gets a per-file "no" (ENODATA,
  * or EOPNOTSUPP where the server passes the host filesystem's answer
  * through) between per-file "yes" answers on the same mount.  A "no" must
  * never become a verdict for the mount: every NTFS file asked after a

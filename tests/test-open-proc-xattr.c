@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The creation-time xattr (NTFS-3G's system.ntfs_crtime, lib/xattrbtime.c)
+ * The creation-time xattr (NTFS-3G's system.ntfs_crtime, lib/probe_xattr.c)
  * is read only from the anchored inode.  In a chroot whose /proc is a
  * directory with "self" a symlink into a real procfs (mounted in a
  * private mount namespace) at another process, that process holding

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * NTFS-3G's creation time (lib/xattrbtime.c) on an image made by mkntfs
+ * NTFS-3G's creation time (lib/probe_xattr.c) on an image made by mkntfs
  * and mounted by ntfs-3g (FUSE).  The oracle is attr's getfattr reading
  * "system.ntfs_crtime_be" - the same instant, big-endian, a name the
  * library never asks for - decoded here with the test's own arithmetic,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Pure parts of the non-ext4 probes: the NT time conversion of
- * lib/xattrbtime.c against known instants (the epochs, a date computed by
+ * lib/probe_xattr.c against known instants (the epochs, a date computed by
  * glibc's timegm(), the sub-second rounding below 1970), and the private
  * btrfs ioctl layouts of lib/fsprobe_uapi.h against the host's kernel
  * headers, which the library itself never includes.
