@@ -64,25 +64,28 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		len = 0;
 		break;
 	case BULK_READY:
-		if (d->unasked_cmtime) {
-			e->st->mask &= ~(XSTAT_REQUEST_CTIME |
-					 XSTAT_REQUEST_MTIME);
-			memset(&e->st->ctime, 0, sizeof(e->st->ctime));
-			memset(&e->st->mtime, 0, sizeof(e->st->mtime));
-		}
 		/*
 		 * Class (3) is decided by the raw inode.  An extra result the
 		 * backend did not give (the fallback's mount ID, attributes)
-		 * needs the per-call path's anchored supplements.  So does
-		 * the change token: it needs a ctime read by a stat of the
-		 * entry, which arms its next change; a raw read arms nothing.
-		 * And the reasons for missing fields, which why.c gives from
-		 * that path's knowledge.
+		 * needs the per-call path's anchored supplements.  The rest
+		 * is what xstat() adds after its supplements: the promises
+		 * and the change token (the batch's statx asked for the
+		 * ctime, which armed the entry's next change, and the raw
+		 * data version was checked against that ctime), and the
+		 * reasons for missing fields, all from the statx answer and
+		 * the filesystem's facts.  Then the times the caller did not
+		 * ask for, which the token needed, are dropped.
 		 */
-		if (!(d->request & (XS_PROMISE_EXTRAS |
-				    XSTAT_REQUEST_WHY_MISSING)) &&
-		    !(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
+		if (!(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
 		      ~e->st->mask)) {
+			xs_promise_fill(NULL, d->request, e->st);
+			xs_why_fill(NULL, d->request, 1, e->st);
+			if (d->unasked_cmtime) {
+				e->st->mask &= ~(XSTAT_REQUEST_CTIME |
+						 XSTAT_REQUEST_MTIME);
+				memset(&e->st->ctime, 0, sizeof(e->st->ctime));
+				memset(&e->st->mtime, 0, sizeof(e->st->mtime));
+			}
 			len = xs_copyout(e->st, d->request, &d->res.x,
 					 sizeof(d->res));
 			break;
