@@ -6,21 +6,26 @@
  *   bulk-bench -M N DIR      create N empty files f0000000.. in DIR
  *   bulk-bench [-r ROUNDS] DIR
  *                            time one pass over DIR per case per round
+ *   bulk-bench -c [-r ROUNDS] DIR
+ *                            the same cold: the page cache dropped before
+ *                            each case, wall time, the cases marked (c)
  *   bulk-bench -m DIR        peak memory of one xstat_opendir scan
  *
  * Cases (ns per entry):
  *   readdir+statx     glibc readdir() + raw statx(dirfd, name, NOFOLLOW,
- *                     BASIC_STATS): the raw-statx loop over the same names
+ *                     BASIC_STATS): the raw-statx loop over the same
+ *                     names, in readdir order (c)
  *   names+statx       raw statx over the names listed beforehand
  *   readdir+xstat:M   readdir() + xstat() per name, mask M
- *   bulk:M            xstat_opendir() with mask M
+ *   bulk:M            xstat_opendir() with mask M (c: basic, extended)
  *   opath+gen         per entry: O_PATH open, statx(fd), name_to_handle_at
  *                     (fd, AT_EMPTY_PATH), close - the race-free GEN
  *                     sequence without privilege (issue 17)
  * Each round times every case once, starting at a different case; the
  * figure is the median over rounds, a ratio the median of the per-round
- * ratios.  Times are the thread's CPU time (user + system), so that other
- * load on the machine does not count as ours.  As root the cases also run in a child that has dropped to
+ * ratios.  Hot, times are the thread's CPU time (user + system), so that
+ * other load on the machine does not count as ours; cold, they are wall
+ * time, since waiting for the disk is what a cold scan costs.  As root the cases also run in a child that has dropped to
  * uid 65534 (the "nobody" rows).
  */
 #include <dirent.h>
@@ -42,6 +47,7 @@
 #define EXT		XSTAT_REQUEST__EXTENDED_STATS
 
 static const char *dir_path;
+static int cold;
 static char **names;
 static size_t nnames;
 static volatile unsigned long long sink;
@@ -50,7 +56,7 @@ static double now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(cold ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
@@ -204,27 +210,46 @@ struct bcase {
 	const char		*name;
 	size_t			(*run)(unsigned long long mask);
 	unsigned long long	mask;
+	int			cold;	/* also timed cold */
 };
 
 static const struct bcase cases[] = {
-	{ "readdir+statx", run_readdir_statx, 0 },
-	{ "names+statx", run_names_statx, 0 },
-	{ "bulk:basic", run_bulk, BASIC },
-	{ "bulk:+gen", run_bulk, BASIC | XSTAT_REQUEST_GEN },
-	{ "bulk:+dv", run_bulk, BASIC | XSTAT_REQUEST_DATA_VERSION },
-	{ "bulk:extended", run_bulk, EXT },
-	{ "readdir+xstat:basic", run_readdir_xstat, BASIC },
-	{ "readdir+xstat:+gen", run_readdir_xstat, BASIC | XSTAT_REQUEST_GEN },
-	{ "readdir+xstat:extended", run_readdir_xstat, EXT },
-	{ "opath+gen", run_opath_gen, 0 },
+	{ "readdir+statx", run_readdir_statx, 0, 1 },
+	{ "names+statx", run_names_statx, 0, 0 },
+	{ "bulk:basic", run_bulk, BASIC, 1 },
+	{ "bulk:+gen", run_bulk, BASIC | XSTAT_REQUEST_GEN, 0 },
+	{ "bulk:+dv", run_bulk, BASIC | XSTAT_REQUEST_DATA_VERSION, 0 },
+	{ "bulk:extended", run_bulk, EXT, 1 },
+	{ "readdir+xstat:basic", run_readdir_xstat, BASIC, 0 },
+	{ "readdir+xstat:+gen", run_readdir_xstat, BASIC | XSTAT_REQUEST_GEN,
+	  0 },
+	{ "readdir+xstat:extended", run_readdir_xstat, EXT, 0 },
+	{ "opath+gen", run_opath_gen, 0, 0 },
+	{ "bulk:all", run_bulk, XSTAT_REQUEST__ALL_STATS, 0 },
 };
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
 
 /* Ratios printed: case / base. */
 static const struct { int c, base; } ratios[] = {
 	{ 2, 0 }, { 2, 1 }, { 5, 0 }, { 5, 1 }, { 3, 0 }, { 4, 0 },
-	{ 8, 0 }, { 5, 8 }, { 3, 9 }, { 7, 9 },
+	{ 8, 0 }, { 5, 8 }, { 3, 9 }, { 7, 9 }, { 10, 0 }, { 10, 5 },
 };
+
+/* Cold: everything the scan reads comes from the disk again. */
+static void drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	sync();
+	if (fd < 0 || write(fd, "3", 1) != 1)
+		die("/proc/sys/vm/drop_caches (cold needs root)");
+	close(fd);
+}
+
+static int timed(size_t c)
+{
+	return !cold || cases[c].cold;
+}
 
 static void bench(const char *who, int rounds)
 {
@@ -237,27 +262,41 @@ static void bench(const char *who, int rounds)
 	if (rounds > 1024)
 		rounds = 1024;
 	for (c = 0; c < NCASES; c++)	/* warm up */
-		cases[c].run(cases[c].mask);
+		if (timed(c))
+			cases[c].run(cases[c].mask);
 	for (i = 0; i < rounds; i++) {
 		for (k = 0; k < NCASES; k++) {
 			double t0;
 
 			c = (k + (size_t)i) % NCASES;
+			if (!timed(c))
+				continue;
+			if (cold)
+				drop_caches();
 			t0 = now_ns();
 			n = cases[c].run(cases[c].mask);
 			per[c] = (now_ns() - t0) / (double)(n ? n : 1);
 			t[c][i] = per[c];
 		}
 		for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++)
-			r[k][i] = per[ratios[k].c] / per[ratios[k].base];
+			if (timed((size_t)ratios[k].c) &&
+			    timed((size_t)ratios[k].base))
+				r[k][i] = per[ratios[k].c] /
+					  per[ratios[k].base];
 	}
-	printf("## %s: %zu entries, %d rounds, ns per entry (median)\n", who,
-	       nnames, rounds);
+	printf("## %s%s: %zu entries, %d rounds, ns per entry (median)\n",
+	       who, cold ? ", cold, wall time" : "", nnames, rounds);
 	for (c = 0; c < NCASES; c++)
-		printf("%-24s %8.1f\n", cases[c].name, median(t[c], rounds));
+		if (timed(c))
+			printf("%-24s %8.1f\n", cases[c].name,
+			       median(t[c], rounds));
 	for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++)
-		printf("ratio %-22s / %-22s %6.3f\n", cases[ratios[k].c].name,
-		       cases[ratios[k].base].name, median(r[k], rounds));
+		if (timed((size_t)ratios[k].c) &&
+		    timed((size_t)ratios[k].base))
+			printf("ratio %-22s / %-22s %6.3f\n",
+			       cases[ratios[k].c].name,
+			       cases[ratios[k].base].name,
+			       median(r[k], rounds));
 	fflush(stdout);
 }
 
@@ -308,7 +347,7 @@ int main(int argc, char **argv)
 	long make = 0;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "M:r:m")) != -1) {
+	while ((opt = getopt(argc, argv, "M:r:mc")) != -1) {
 		switch (opt) {
 		case 'M':
 			make = atol(optarg);
@@ -319,8 +358,11 @@ int main(int argc, char **argv)
 		case 'm':
 			mem = 1;
 			break;
+		case 'c':
+			cold = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-M N] [-r ROUNDS] [-m] "
+			fprintf(stderr, "usage: %s [-M N] [-r ROUNDS] [-c] [-m] "
 				"DIR\n", argv[0]);
 			return 2;
 		}
@@ -338,7 +380,7 @@ int main(int argc, char **argv)
 	}
 	list_names();
 	bench(geteuid() == 0 ? "root" : "user", rounds);
-	if (geteuid() != 0)
+	if (geteuid() != 0 || cold)
 		return 0;
 	pid = fork();
 	if (pid == 0) {

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Directory streams on a loop-mounted ext4 (root): a directory of N files
-# (default 100,000), hot cache, bench/bulk-bench's cases; then the peak
-# memory of one scan of a directory of M entries (default 1,000,000).
-#   sh bench/bulk-run.sh [N [M [ROUNDS]]]      from the build tree
+# (default 100,000), bench/bulk-bench's cases hot, then its cold cases
+# (COLD rounds, default 5); then the peak memory of one scan of a
+# directory of M entries (default 1,000,000).
+#   sh bench/bulk-run.sh [N [M [ROUNDS [COLD]]]]      from the build tree
 set -eu
 n=${1:-100000}
 m=${2:-1000000}
 rounds=${3:-11}
+cold=${4:-5}
 b=bench/bulk-bench
 [ -x "$b" ] || { echo "make bench first" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bulk-bench.XXXXXX")
@@ -28,6 +30,7 @@ echo "# $(uname -r), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpu
 echo "# ext4 (mkfs.ext4 -N $((m + n + 1000)), 4 KiB blocks, 256-byte inodes, metadata_csum) on $dev"
 $b -M "$n" "$tmp/mnt/d"
 $b -r "$rounds" "$tmp/mnt/d"
+[ "$cold" -gt 0 ] && $b -c -r "$cold" "$tmp/mnt/d"
 if [ "$m" -gt 0 ]; then
 	mkdir "$tmp/mnt/big"
 	$b -M "$m" "$tmp/mnt/big"
