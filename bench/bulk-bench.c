@@ -18,6 +18,10 @@
  *   names+statx       raw statx over the names listed beforehand
  *   readdir+xstat:M   readdir() + xstat() per name, mask M
  *   bulk:M            xstat_opendir() with mask M (c: basic, extended)
+ *   inode+statx       raw statx over the names in inode order (c)
+ *   ring+statx        io_uring statx over the names in inode order, 128
+ *                     in flight, answers kept: what a read-ahead that
+ *                     used its answers could reach (c; with liburing)
  *   opath+gen         per entry: O_PATH open, statx(fd), name_to_handle_at
  *                     (fd, AT_EMPTY_PATH), close - the race-free GEN
  *                     sequence without privilege (issue 17)
@@ -40,6 +44,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#endif
 #include "xstat.h"
 
 #define MAX_CASES	16
@@ -49,6 +56,7 @@
 static const char *dir_path;
 static int cold;
 static char **names;
+static char **by_ino;		/* names in inode order */
 static size_t nnames;
 static volatile unsigned long long sink;
 
@@ -79,23 +87,47 @@ static void die(const char *what)
 	exit(1);
 }
 
+struct ino_name {
+	ino_t	ino;
+	char	*name;
+};
+
+static int cmp_ino(const void *a, const void *b)
+{
+	const struct ino_name *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
 static void list_names(void)
 {
 	DIR *d = opendir(dir_path);
 	struct dirent *de;
-	size_t cap = 1024;
+	struct ino_name *in;
+	size_t cap = 1024, i;
 
 	if (!d)
 		die(dir_path);
 	names = malloc(cap * sizeof(*names));
+	in = malloc(cap * sizeof(*in));
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (nnames == cap)
-			names = realloc(names, (cap *= 2) * sizeof(*names));
-		names[nnames++] = strdup(de->d_name);
+		if (nnames == cap) {
+			cap *= 2;
+			names = realloc(names, cap * sizeof(*names));
+			in = realloc(in, cap * sizeof(*in));
+		}
+		in[nnames].ino = de->d_ino;
+		in[nnames].name = names[nnames] = strdup(de->d_name);
+		nnames++;
 	}
 	closedir(d);
+	qsort(in, nnames, sizeof(*in), cmp_ino);
+	by_ino = malloc((nnames ? nnames : 1) * sizeof(*by_ino));
+	for (i = 0; i < nnames; i++)
+		by_ino[i] = in[i].name;
+	free(in);
 }
 
 static size_t run_readdir_statx(unsigned long long mask)
@@ -119,20 +151,92 @@ static size_t run_readdir_statx(unsigned long long mask)
 	return n;
 }
 
-static size_t run_names_statx(unsigned long long mask)
+static size_t statx_list(char **list)
 {
 	int fd = open(dir_path, O_RDONLY | O_DIRECTORY);
 	struct statx sx;
 	size_t i;
 
-	(void)mask;
 	for (i = 0; i < nnames; i++)
-		if (syscall(SYS_statx, fd, names[i], AT_SYMLINK_NOFOLLOW,
+		if (syscall(SYS_statx, fd, list[i], AT_SYMLINK_NOFOLLOW,
 			    STATX_BASIC_STATS, &sx) == 0)
 			sink += sx.stx_ino;
 	close(fd);
 	return nnames;
 }
+
+/* Cold, the names are read from the directory as the other cases do. */
+static void relist(void)
+{
+	DIR *d;
+
+	if (!cold)
+		return;
+	d = opendir(dir_path);
+	if (!d)
+		die(dir_path);
+	while (readdir(d))
+		;
+	closedir(d);
+}
+
+static size_t run_names_statx(unsigned long long mask)
+{
+	(void)mask;
+	return statx_list(names);
+}
+
+static size_t run_inode_statx(unsigned long long mask)
+{
+	(void)mask;
+	relist();
+	return statx_list(by_ino);
+}
+
+#ifdef HAVE_LIBURING
+#define RING_DEPTH	128
+
+static size_t run_ring_statx(unsigned long long mask)
+{
+	static struct statx sx[RING_DEPTH];
+	int fd = open(dir_path, O_RDONLY | O_DIRECTORY);
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	size_t i = 0, inflight = 0, free_slot[RING_DEPTH], nfree;
+
+	(void)mask;
+	/* answers complete in any order: a slot is reused once answered */
+	for (nfree = 0; nfree < RING_DEPTH; nfree++)
+		free_slot[nfree] = nfree;
+	relist();
+	if (io_uring_queue_init(RING_DEPTH, &ring, 0))
+		die("io_uring_queue_init");
+	while (i < nnames || inflight) {
+		while (i < nnames && inflight < RING_DEPTH) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+			size_t slot = free_slot[--nfree];
+
+			io_uring_prep_statx(sqe, fd, by_ino[i],
+					    AT_SYMLINK_NOFOLLOW,
+					    STATX_BASIC_STATS, &sx[slot]);
+			io_uring_sqe_set_data64(sqe, slot);
+			inflight++;
+			i++;
+		}
+		io_uring_submit(&ring);
+		if (io_uring_wait_cqe(&ring, &cqe))
+			die("io_uring_wait_cqe");
+		if (cqe->res == 0)
+			sink += sx[io_uring_cqe_get_data64(cqe)].stx_ino;
+		free_slot[nfree++] = (size_t)io_uring_cqe_get_data64(cqe);
+		io_uring_cqe_seen(&ring, cqe);
+		inflight--;
+	}
+	io_uring_queue_exit(&ring);
+	close(fd);
+	return nnames;
+}
+#endif
 
 static size_t run_readdir_xstat(unsigned long long mask)
 {
@@ -226,6 +330,10 @@ static const struct bcase cases[] = {
 	{ "readdir+xstat:extended", run_readdir_xstat, EXT, 0 },
 	{ "opath+gen", run_opath_gen, 0, 0 },
 	{ "bulk:all", run_bulk, XSTAT_REQUEST__ALL_STATS, 0 },
+	{ "inode+statx", run_inode_statx, 0, 1 },
+#ifdef HAVE_LIBURING
+	{ "ring+statx", run_ring_statx, 0, 1 },
+#endif
 };
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
 
@@ -233,6 +341,10 @@ static const struct bcase cases[] = {
 static const struct { int c, base; } ratios[] = {
 	{ 2, 0 }, { 2, 1 }, { 5, 0 }, { 5, 1 }, { 3, 0 }, { 4, 0 },
 	{ 8, 0 }, { 5, 8 }, { 3, 9 }, { 7, 9 }, { 10, 0 }, { 10, 5 },
+	{ 11, 0 },
+#ifdef HAVE_LIBURING
+	{ 12, 0 },
+#endif
 };
 
 /* Cold: everything the scan reads comes from the disk again. */
