@@ -1030,6 +1030,115 @@ static int shrunk_stream(const char *dir)
 	return failures;
 }
 
+/*
+ * A stream's change token moves with every change made after the stream
+ * gave it (issue 21's promise, for entries the batch's raw read vouched
+ * for): a stream with every extra result over TOKEN_FILES files, one
+ * change to each file at once (within the same timestamp tick: no sleep),
+ * another stream.  Every token says it sees every change (ext4 with
+ * multigrain timestamps; with statx blocked, from fstatat's ctime, which
+ * arms the same way), and every changed file's token differs; a third
+ * stream with no change between gives the second one's tokens again.
+ */
+#define TOKEN_FILES	24
+
+static int stream_tokens(const char *dir, uint64_t tok[TOKEN_FILES],
+			 uint64_t promise[TOKEN_FILES])
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__ALL_STATS };
+	const struct xstat_change_token *t;
+	const struct xstat_dirent *e;
+	struct xstat_dir *d = xstat_opendir(AT_FDCWD, dir, 0, &p);
+	int i, got = 0;
+
+	if (!d)
+		return -1;
+	while ((e = xstat_readdir(d))) {
+		if (sscanf(e->d_name, "t%02d", &i) != 1 || i < 0 ||
+		    i >= TOKEN_FILES)
+			continue;
+		t = xstat_extra_change_token(e->d_xstat, e->d_xstat_len);
+		CHECK(e->d_error == 0 && t, "token: %s: no token (error %d)",
+		      e->d_name, e->d_error);
+		tok[i] = t ? t->token : 0;
+		promise[i] = t ? t->promise : 0;
+		got++;
+	}
+	xstat_closedir(d);
+	return got;
+}
+
+static void change_file(const char *dir, int i)
+{
+	char p[600], q[600];
+	struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+	int fd;
+
+	th_pathf(p, sizeof(p), "%s/t%02d", dir, i);
+	switch (i % 4) {
+	case 0:		/* data */
+		fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+		CHECK(fd >= 0 && write(fd, "x", 1) == 1, "token: write %s", p);
+		if (fd >= 0)
+			close(fd);
+		break;
+	case 1:		/* mode */
+		CHECK(chmod(p, 0600 + (i & 7)) == 0, "token: chmod %s", p);
+		break;
+	case 2:		/* times */
+		CHECK(utimensat(AT_FDCWD, p, now, 0) == 0, "token: utimes %s",
+		      p);
+		break;
+	default:	/* a link made and removed: nlink back as it was */
+		th_pathf(q, sizeof(q), "%s/link", dir);
+		CHECK(link(p, q) == 0 && unlink(q) == 0, "token: link %s", p);
+		break;
+	}
+}
+
+static void test_stream_token(void **state)
+{
+	uint64_t a[TOKEN_FILES], b[TOKEN_FILES], c[TOKEN_FILES];
+	uint64_t pa[TOKEN_FILES], pb[TOKEN_FILES], pc[TOKEN_FILES];
+	unsigned long before_raw;
+	char p[600];
+	struct th_loop l;
+	int i, fd, before = failures;
+
+	(void)state;
+	th_loop_mount_test(&l, 64, "mkfs.ext4 -q -F -b 4096 %s", NULL);
+	for (i = 0; i < TOKEN_FILES; i++) {
+		th_pathf(p, sizeof(p), "%s/t%02d", l.mnt, i);
+		fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		CHECK(fd >= 0, "token: create %s", p);
+		if (fd >= 0)
+			close(fd);
+	}
+	before_raw = __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED);
+	CHECK(stream_tokens(l.mnt, a, pa) == TOKEN_FILES, "token: stream 1");
+	CHECK(blocked ||
+	      __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED) -
+	      before_raw >= TOKEN_FILES,
+	      "token: the raw read vouched for fewer than %d entries",
+	      TOKEN_FILES);
+	for (i = 0; i < TOKEN_FILES; i++)
+		change_file(l.mnt, i);
+	CHECK(stream_tokens(l.mnt, b, pb) == TOKEN_FILES, "token: stream 2");
+	CHECK(stream_tokens(l.mnt, c, pc) == TOKEN_FILES, "token: stream 3");
+	printf("token: t00's promise %#llx\n", (unsigned long long)pa[0]);
+	for (i = 0; i < TOKEN_FILES; i++) {
+		CHECK(pa[i] & XSTAT_PROMISE_EVERY_CHANGE,
+		      "token: t%02d promises %#llx, not every change", i,
+		      (unsigned long long)pa[i]);
+		CHECK(a[i] != b[i], "token: t%02d unchanged by change %d", i,
+		      i % 4);
+		CHECK(b[i] == c[i] && pb[i] == pc[i],
+		      "token: t%02d moved with no change", i);
+	}
+	th_loop_umount(&l);
+	assert_int_equal(failures, before);
+}
+
 static void test_shrunk(void **state)
 {
 	char p[600], out[64];
@@ -1107,6 +1216,7 @@ int main(int argc, char **argv)
 		{ "tmpfs", run_case, NULL, NULL, (void *)&cases[5] },
 		{ "shrunk-device", test_shrunk, NULL, NULL, NULL },
 		{ "idmapped", test_idmap, NULL, NULL, NULL },
+		{ "stream-token", test_stream_token, NULL, NULL, NULL },
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--uring-seccomp"))
