@@ -22,8 +22,9 @@
  * only at the four public functions.
  *
  * A stream starts with plain statx calls and times the first few of each
- * batch; when they wait for the disk, the rest of the stream's batches
- * are read ahead through io_uring first (bulk_uring.c), then stat'ed the
+ * batch; when they wait for the disk, the rest of that batch (entry by
+ * entry) or the stream's later batches (raw reads, timed as a whole) are
+ * read ahead through io_uring first (bulk_uring.c), then stat'ed the
  * same plain way, so the results are the same either way.  Never on a
  * remote filesystem, and never when this thread's statx is refused now
  * (a ring's operations pass no seccomp filter).

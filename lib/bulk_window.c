@@ -293,6 +293,16 @@ int bulk_fill_batch(struct xstat_dir *d)
 		return ret;
 	d->sampled = 0;
 	d->sample_ns = 0;
+	/*
+	 * Entry by entry, each batch decides anew from its own first calls.
+	 * A directory's order scatters a batch's inodes over the whole
+	 * inode table, so the first batch of a cold scan waits for nearly
+	 * every inode-table block, which the ring reads in parallel; later
+	 * batches find those blocks cached and only build their inodes,
+	 * work the ring adds to instead of sharing out.
+	 */
+	if (!want && !bulk_uring_forced())
+		d->uring = 0;
 	if (d->uring)
 		read_ahead(d, 0);
 	if (want) {
