@@ -19,6 +19,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+chmod 755 "$tmp"	# the "nobody" rows run in a child as uid 65534
 truncate -s 2G "$tmp/img"
 mkfs.ext4 -q -F -N $((m + n + 1000)) "$tmp/img"
 dev=$(losetup -f --show "$tmp/img")
