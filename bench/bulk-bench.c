@@ -22,6 +22,8 @@
  *   ring+statx        io_uring statx over the names in inode order, 128
  *                     in flight, answers kept: what a read-ahead that
  *                     used its answers could reach (c; with liburing)
+ *   inode+opath+gen   opath+gen over the names in inode order, as a
+ *                     stream hands them out
  *   opath+gen         per entry: O_PATH open, statx(fd), name_to_handle_at
  *                     (fd, AT_EMPTY_PATH), close - the race-free GEN
  *                     sequence without privilege (issue 17)
@@ -310,6 +312,34 @@ static size_t run_opath_gen(unsigned long long mask)
 	return n;
 }
 
+/* The same over the names in inode order, the order a stream gives. */
+static size_t run_opath_gen_ino(unsigned long long mask)
+{
+	union {
+		struct file_handle fh;
+		char buf[sizeof(struct file_handle) + 128];
+	} h;
+	int dfd = open(dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct statx sx;
+	size_t i;
+	int fd, mnt;
+
+	(void)mask;
+	for (i = 0; i < nnames; i++) {
+		fd = openat(dfd, by_ino[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+			&sx);
+		h.fh.handle_bytes = 128;
+		if (name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH) == 0)
+			sink += h.fh.handle_bytes;
+		close(fd);
+	}
+	close(dfd);
+	return nnames;
+}
+
 struct bcase {
 	const char		*name;
 	size_t			(*run)(unsigned long long mask);
@@ -331,6 +361,7 @@ static const struct bcase cases[] = {
 	{ "opath+gen", run_opath_gen, 0, 0 },
 	{ "bulk:all", run_bulk, XSTAT_REQUEST__ALL_STATS, 0 },
 	{ "inode+statx", run_inode_statx, 0, 1 },
+	{ "inode+opath+gen", run_opath_gen_ino, 0, 0 },
 #ifdef HAVE_LIBURING
 	{ "ring+statx", run_ring_statx, 0, 1 },
 #endif
@@ -341,9 +372,9 @@ static const struct bcase cases[] = {
 static const struct { int c, base; } ratios[] = {
 	{ 2, 0 }, { 2, 1 }, { 5, 0 }, { 5, 1 }, { 3, 0 }, { 4, 0 },
 	{ 8, 0 }, { 5, 8 }, { 3, 9 }, { 7, 9 }, { 10, 0 }, { 10, 5 },
-	{ 11, 0 },
+	{ 11, 0 }, { 3, 12 }, { 12, 9 },
 #ifdef HAVE_LIBURING
-	{ 12, 0 },
+	{ 13, 0 },
 #endif
 };
 
