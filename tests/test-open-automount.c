@@ -97,20 +97,11 @@ static int run(int block)
 	return 0;
 }
 
-static int in_namespace(int block)
+/* debugfs on base, whose "tracing" is an automount point: run(). */
+static int on_debugfs(int block)
 {
 	struct statx sx;
-	char *d;
 
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		fprintf(stderr, "SKIP: no private mount namespace: %s\n",
-			strerror(errno));
-		return 77;
-	}
-	d = th_mkdtemp(base, sizeof(base));
-	if (!d)
-		return 1;
 	th_pathf(tracing, sizeof(tracing), "%s/tracing", base);
 	if (mount("debugfs", base, "debugfs", 0, NULL)) {
 		fprintf(stderr, "SKIP: no debugfs: %s\n", strerror(errno));
@@ -125,6 +116,27 @@ static int in_namespace(int block)
 		return 77;
 	}
 	return run(block);
+}
+
+static int in_namespace(int block)
+{
+	char *d;
+	int ret;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		fprintf(stderr, "SKIP: no private mount namespace: %s\n",
+			strerror(errno));
+		return 77;
+	}
+	d = th_mkdtemp(base, sizeof(base));
+	if (!d)
+		return 1;
+	ret = on_debugfs(block);
+	/* The mounts end with the namespace; the directory would not. */
+	umount2(base, MNT_DETACH);
+	rmdir(base);
+	return ret;
 }
 
 static int child(void *block)
