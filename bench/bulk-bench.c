@@ -278,34 +278,38 @@ static size_t run_bulk(unsigned long long mask)
 	return n;
 }
 
-static size_t run_opath_gen(unsigned long long mask)
+/* The race-free GEN sequence without privilege, for one name. */
+static void opath_gen(int dfd, const char *name)
 {
 	union {
 		struct file_handle fh;
 		char buf[sizeof(struct file_handle) + 128];
 	} h;
+	struct statx sx;
+	int fd, mnt;
+
+	fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx);
+	h.fh.handle_bytes = 128;
+	if (name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH) == 0)
+		sink += h.fh.handle_bytes;
+	close(fd);
+}
+
+static size_t run_opath_gen(unsigned long long mask)
+{
 	DIR *d = opendir(dir_path);
 	struct dirent *de;
-	struct statx sx;
 	size_t n = 0;
-	int fd, mnt;
 
 	(void)mask;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' && (!de->d_name[1] ||
 		    (de->d_name[1] == '.' && !de->d_name[2])))
 			continue;
-		fd = openat(dirfd(d), de->d_name,
-			    O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			syscall(SYS_statx, fd, "", AT_EMPTY_PATH,
-				STATX_BASIC_STATS, &sx);
-			h.fh.handle_bytes = 128;
-			if (name_to_handle_at(fd, "", &h.fh, &mnt,
-					      AT_EMPTY_PATH) == 0)
-				sink += h.fh.handle_bytes;
-			close(fd);
-		}
+		opath_gen(dirfd(d), de->d_name);
 		n++;
 	}
 	closedir(d);
@@ -315,27 +319,12 @@ static size_t run_opath_gen(unsigned long long mask)
 /* The same over the names in inode order, the order a stream gives. */
 static size_t run_opath_gen_ino(unsigned long long mask)
 {
-	union {
-		struct file_handle fh;
-		char buf[sizeof(struct file_handle) + 128];
-	} h;
 	int dfd = open(dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct statx sx;
 	size_t i;
-	int fd, mnt;
 
 	(void)mask;
-	for (i = 0; i < nnames; i++) {
-		fd = openat(dfd, by_ino[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
-			&sx);
-		h.fh.handle_bytes = 128;
-		if (name_to_handle_at(fd, "", &h.fh, &mnt, AT_EMPTY_PATH) == 0)
-			sink += h.fh.handle_bytes;
-		close(fd);
-	}
+	for (i = 0; i < nnames; i++)
+		opath_gen(dfd, by_ino[i]);
 	close(dfd);
 	return nnames;
 }
