@@ -71,15 +71,22 @@ struct snap {
 	uint64_t	statfs;
 };
 
+/* What the kernel sends on its own after a call returned. */
+static const unsigned async_ops[] = {
+	CFS_RELEASE, OP_RELEASEDIR, OP_FORGET, OP_BATCH_FORGET, OP_INTERRUPT,
+};
+#define NR_ASYNC_OPS	(sizeof(async_ops) / sizeof(async_ops[0]))
+
 static struct snap snap(const struct cfs *c)
 {
 	struct snap s;
+	size_t i;
 
 	s.attr = cfs_attr_requests(c);
 	s.statfs = cfs_count(c, CFS_STATFS);
-	s.cost = cfs_total(c) - s.statfs - cfs_count(c, CFS_RELEASE) -
-		 cfs_count(c, OP_RELEASEDIR) - cfs_count(c, OP_FORGET) -
-		 cfs_count(c, OP_BATCH_FORGET) - cfs_count(c, OP_INTERRUPT);
+	s.cost = cfs_total(c) - s.statfs;
+	for (i = 0; i < NR_ASYNC_OPS; i++)
+		s.cost -= cfs_count(c, async_ops[i]);
 	return s;
 }
 
@@ -660,12 +667,12 @@ static struct ops ops_now(const struct cfs *c)
 static struct ops ops_since(const struct cfs *c, const struct ops *b)
 {
 	struct ops o = ops_now(c);
-	unsigned i;
+	size_t i;
 
 	for (i = 0; i < CFS_NOPS; i++)
 		o.op[i] -= b->op[i];
-	o.op[CFS_RELEASE] = o.op[OP_RELEASEDIR] = o.op[OP_FORGET] =
-		o.op[OP_BATCH_FORGET] = o.op[OP_INTERRUPT] = 0;
+	for (i = 0; i < NR_ASYNC_OPS; i++)
+		o.op[async_ops[i]] = 0;
 	return o;
 }
 
