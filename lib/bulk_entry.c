@@ -80,12 +80,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		      ~e->st->mask)) {
 			xs_promise_fill(NULL, d->request, e->st);
 			xs_why_fill(NULL, d->request, 1, e->st);
-			if (d->unasked_cmtime) {
-				e->st->mask &= ~(XSTAT_REQUEST_CTIME |
-						 XSTAT_REQUEST_MTIME);
-				memset(&e->st->ctime, 0, sizeof(e->st->ctime));
-				memset(&e->st->mtime, 0, sizeof(e->st->mtime));
-			}
+			if (d->unasked_cmtime)
+				xs_stat_drop_cmtime(e->st);
 			len = xs_copyout(e->st, d->request, &d->res.x,
 					 sizeof(d->res));
 			break;

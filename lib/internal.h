@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>	/* struct file_handle */
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include "xstat.h"
 
@@ -334,6 +335,18 @@ void xs_promise_fill(const struct xs_target *t, uint64_t request,
  */
 void xs_why_fill(const struct xs_target *t, uint64_t request,
 		 int from_statx, struct xs_stat *st);
+
+/*
+ * Leave the change and modification times out of @st: asked of statx only
+ * for the token or the data version's arming, and reported by statx only
+ * when asked (multigrain timestamps), they are not the caller's.
+ */
+static inline void xs_stat_drop_cmtime(struct xs_stat *st)
+{
+	st->mask &= ~(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME);
+	memset(&st->ctime, 0, sizeof(st->ctime));
+	memset(&st->mtime, 0, sizeof(st->mtime));
+}
 
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,

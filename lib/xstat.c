@@ -51,11 +51,8 @@ static inline int cmtime_unasked(uint64_t request)
 static void drop_unasked_cmtime(struct xs_stat *st, uint64_t request,
 				int from_statx)
 {
-	if (from_statx && cmtime_unasked(request)) {
-		st->mask &= ~CMTIME;
-		memset(&st->ctime, 0, sizeof(st->ctime));
-		memset(&st->mtime, 0, sizeof(st->mtime));
-	}
+	if (from_statx && cmtime_unasked(request))
+		xs_stat_drop_cmtime(st);
 }
 
 /* The kernel's answer in the record; extras only when requested. */
