@@ -370,9 +370,16 @@ static ssize_t (*other_xstat)(int, const char *, unsigned,
 static int c_other(const struct bcase *c, const char *path)
 {
 	struct xstat_parameters p = { c->mask };
+#ifdef XSTAT_RESULT_MAX
+	union xstat_buffer b;
+
+	/* the same room as c_xstat() */
+	return other_xstat(AT_FDCWD, path, 0, &p, &b.x, sizeof(b)) < 0;
+#else
 	struct xstat x;
 
 	return other_xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
+#endif
 }
 
 static void load_other(const char *lib)
@@ -470,6 +477,9 @@ static struct bcase cases[] = {
 	XO("other:basic", S, M_BASIC, "xstat:basic", 0),
 	XO("other:+gen", S, M_GEN, "xstat:+gen", 0),
 	XO("other:+dv", S, M_DV, "xstat:+dv", NEED_DEV),
+#ifdef M_TOKEN
+	XO("other:token", S, M_TOKEN, "xstat:token", 0),
+#endif
 	XO("other-fb:basic", F, M_BASIC, "xstat-fb:basic", 0),
 	XO("other-fb:+btime", F, M_BTIME, "xstat-fb:+btime", NEED_DEV),
 };
