@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The only code that knows the public layout: struct xstat and the extra
- * results after it.  Builds the whole result, then copies min(buflen, size)
- * bytes: a short buffer gets a partial result, and the return value says
- * how much room the whole needs.  The one writer of every result: the
- * caller's buffer is written with memcpy only, so it needs no alignment.
+ * results after it.  Writes the result piece by piece, each piece as far
+ * as buflen reaches: a short buffer gets a partial result, and the return
+ * value says how much room the whole needs.  The one writer of every
+ * result: the caller's buffer is written with memcpy only, so it needs no
+ * alignment.
  */
 #include <stddef.h>
 #include <string.h>
 #include "internal.h"
 
 /*
- * Extra results in ascending bit order, each with its payload size.  Each
- * starts on an 8-byte boundary of the buffer (struct xstat is 152 bytes,
- * itself a multiple of 8).
+ * Extra results in ascending bit order, each with its payload size: the
+ * map xstat_extra() reads, and the order put_extras() writes
+ * (tests/test-extra.c holds them together).  Each payload is a multiple
+ * of 8 bytes, so each starts on an 8-byte boundary of the buffer (struct
+ * xstat is 152 bytes, itself a multiple of 8).
  */
 static const struct {
 	uint64_t	bit;
@@ -31,11 +34,21 @@ static const struct {
 };
 
 #define NR_EXTRAS	(sizeof(extras) / sizeof(extras[0]))
-#define ROUND8(n)	(((n) + 7) & ~(size_t)7)
 /* The largest result: the struct and every extra. */
 #define MAX_RESULT	(sizeof(struct xstat) + 16 + 16 + 8 + 8 + 16 + 8 + 8 + \
 			 24 + 8)
 _Static_assert(MAX_RESULT == XSTAT_RESULT_MAX, "the header's largest result");
+_Static_assert(sizeof(struct xstat) % 8 == 0 &&
+	       sizeof(struct xstat_mnt_id) % 8 == 0 &&
+	       sizeof(struct xstat_attributes) % 8 == 0 &&
+	       sizeof(struct xstat_dioalign) % 8 == 0 &&
+	       sizeof(struct xstat_subvol) % 8 == 0 &&
+	       sizeof(struct xstat_write_atomic) % 8 == 0 &&
+	       sizeof(struct xstat_dio_read_align) % 8 == 0 &&
+	       sizeof(struct xstat_why_missing) % 8 == 0 &&
+	       sizeof(struct xstat_change_token) % 8 == 0 &&
+	       sizeof(struct xstat_dv_promise) % 8 == 0,
+	       "every piece keeps the next on an 8-byte boundary");
 
 _Static_assert(XS_EXTRAS == (XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES |
 			     XSTAT_REQUEST_DIOALIGN | XSTAT_REQUEST_SUBVOL |
@@ -100,53 +113,67 @@ static unsigned char why(const struct xs_stat *st, uint64_t request,
 	return known ? known : XSTAT_WHY_UNKNOWN;
 }
 
-/* Write the payload of extra result @bit at @p (zeroed, large enough). */
-static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st,
-		      uint64_t request)
+/*
+ * Copy the @len bytes at @piece to offset @off of the result: all of them
+ * when they fit in @buflen, else what does.  @len is a constant at every
+ * call, so the whole copy is a few moves.  Returns the offset after it.
+ */
+static inline size_t put(struct xstat *buffer, size_t buflen, size_t off,
+			 const void *piece, size_t len)
 {
-	switch (bit) {
-	case XSTAT_REQUEST_MNT_ID: {
+	if (off + len <= buflen)
+		memcpy((unsigned char *)buffer + off, piece, len);
+	else if (off < buflen)
+		memcpy((unsigned char *)buffer + off, piece, buflen - off);
+	return off + len;
+}
+
+#define PUT(v)	(off = put(buffer, buflen, off, &(v), sizeof(v)))
+
+/*
+ * The extra results in @present, in the order of extras[] (ascending
+ * bits), after the struct at @off.  Returns the size of the result.
+ */
+static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
+			 const struct xs_stat *st, uint64_t request,
+			 uint64_t present)
+{
+	if (present & XSTAT_REQUEST_MNT_ID) {
 		struct xstat_mnt_id v = { st->mnt_id, st->mnt_id_unique, 0 };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_ATTRIBUTES: {
+	if (present & XSTAT_REQUEST_ATTRIBUTES) {
 		struct xstat_attributes v = { st->attributes,
 					      st->attributes_mask };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_DIOALIGN: {
+	if (present & XSTAT_REQUEST_DIOALIGN) {
 		struct xstat_dioalign v = { st->dio_mem_align,
 					    st->dio_offset_align };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_SUBVOL: {
+	if (present & XSTAT_REQUEST_SUBVOL) {
 		struct xstat_subvol v = { st->subvol };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_WRITE_ATOMIC: {
+	if (present & XSTAT_REQUEST_WRITE_ATOMIC) {
 		struct xstat_write_atomic v = { st->awu_min, st->awu_max,
 						st->aw_segments_max,
 						st->awu_max_opt };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_DIO_READ_ALIGN: {
+	if (present & XSTAT_REQUEST_DIO_READ_ALIGN) {
 		struct xstat_dio_read_align v = { st->dio_read_offset_align,
 						  0 };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_WHY_MISSING: {
+	if (present & XSTAT_REQUEST_WHY_MISSING) {
 		struct xstat_why_missing v = {
 			why(st, request, XSTAT_REQUEST_BTIME, st->why_btime),
 			why(st, request, XSTAT_REQUEST_GEN, st->why_gen),
@@ -154,53 +181,41 @@ static void put_extra(unsigned char *p, uint64_t bit, const struct xs_stat *st,
 			    st->why_dv), { 0 }
 		};
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_CHANGE_TOKEN: {
+	if (present & XSTAT_REQUEST_CHANGE_TOKEN) {
 		struct xstat_change_token v = { st->token, st->token_promise,
 						st->token_source, 0 };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	case XSTAT_REQUEST_DV_PROMISE: {
+	if (present & XSTAT_REQUEST_DV_PROMISE) {
 		struct xstat_dv_promise v = { st->dv_promise };
 
-		memcpy(p, &v, sizeof(v));
-		break;
+		PUT(v);
 	}
-	}
+	return off;
 }
 
 /*
- * Build the whole result and copy what fits.  st->mask holds only
- * requested extras; the reasons are the one extra result every request
- * that asks for it gets.
+ * Write the result, piece by piece, as far as @buflen allows: the size
+ * rule.  st->mask holds only requested extras; the reasons are the one
+ * extra result every request that asks for it gets.
  */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen)
 {
-	union {
-		struct xstat	x;
-		unsigned char	bytes[MAX_RESULT];
-	} out;
 	uint64_t present = st->mask;
-	size_t size = sizeof(struct xstat), i;
+	struct xstat x;
+	size_t off = 0;
 
 	if (request & XSTAT_REQUEST_WHY_MISSING)
 		present |= XSTAT_REQUEST_WHY_MISSING;
-	put_fixed(&out.x, st, present);
-	for (i = 0; i < NR_EXTRAS && (present & XS_EXTRAS); i++) {
-		if (!(present & extras[i].bit))
-			continue;
-		memset(out.bytes + size, 0, ROUND8(extras[i].size));
-		put_extra(out.bytes + size, extras[i].bit, st, request);
-		size += ROUND8(extras[i].size);
-	}
-	if (buflen)
-		memcpy(buffer, out.bytes, buflen < size ? buflen : size);
-	return (ssize_t)size;
+	put_fixed(&x, st, present);
+	PUT(x);
+	if (present & XS_EXTRAS)
+		off = put_extras(buffer, buflen, off, st, request, present);
+	return (ssize_t)off;
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,
@@ -223,7 +238,7 @@ XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,
 		if (extras[i].bit == bit)
 			return off + extras[i].size <= buflen ?
 			       (const unsigned char *)buffer + off : NULL;
-		off += ROUND8(extras[i].size);
+		off += extras[i].size;
 	}
 	return NULL;
 }

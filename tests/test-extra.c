@@ -261,6 +261,73 @@ static void test_packing(void **state)
 				want }, NULL, 0), expect);
 }
 
+/*
+ * Every extra result at once: each where the ascending order and the
+ * payload sizes of xstat.h put it, holding what the same extra asked
+ * alone holds, and the size rule at every length.
+ */
+static void test_packing_every(void **state)
+{
+	static const struct {
+		unsigned long long	bit;
+		size_t			size;
+	} all[] = {
+		{ XSTAT_REQUEST_MNT_ID,		16 },
+		{ XSTAT_REQUEST_ATTRIBUTES,	16 },
+		{ XSTAT_REQUEST_DIOALIGN,	8 },
+		{ XSTAT_REQUEST_SUBVOL,		8 },
+		{ XSTAT_REQUEST_WRITE_ATOMIC,	16 },
+		{ XSTAT_REQUEST_DIO_READ_ALIGN,	8 },
+		{ XSTAT_REQUEST_WHY_MISSING,	8 },
+		{ XSTAT_REQUEST_CHANGE_TOKEN,	24 },
+		{ XSTAT_REQUEST_DV_PROMISE,	8 },
+	};
+	const unsigned long long base = XSTAT_REQUEST__BASIC_STATS |
+					XSTAT_REQUEST_BTIME;
+	unsigned long long every = 0, rm;
+	union result full, one, part;
+	size_t expect = 152, len, i;
+	const unsigned char *q;
+	ssize_t n;
+
+	(void)state;
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		every |= all[i].bit;
+	assert_int_equal(every, XSTAT_REQUEST__EXTRA_RESULTS);
+	n = ask(reg, base | every, &full, sizeof(full));
+	rm = full.x.st_result_mask;
+	/* Asked for, the reasons are always there; the token on any fs. */
+	assert_true(rm & XSTAT_REQUEST_WHY_MISSING);
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		q = xstat_extra(&full.x, sizeof(full), all[i].bit);
+		if (!(rm & all[i].bit)) {
+			assert_null(q);
+			continue;
+		}
+		assert_ptr_equal(q, full.bytes + expect);
+		/*
+		 * The same payload as when asked alone (nothing changed),
+		 * but for the attributes' mask: statx reports the write-atomic
+		 * attribute known only when STATX_WRITE_ATOMIC is asked.
+		 */
+		assert_int_equal(ask(reg, base | all[i].bit, &one,
+				     sizeof(one)), 152 + all[i].size);
+		assert_memory_equal(q, one.bytes + 152,
+				    all[i].bit == XSTAT_REQUEST_ATTRIBUTES ?
+				    8 : all[i].size);
+		expect += all[i].size;
+	}
+	assert_int_equal(n, expect);
+	assert_int_equal(full.bytes[expect], 0xa5);
+
+	for (len = 0; len <= expect; len++) {
+		n = ask(reg, base | every, &part, len);
+		assert_int_equal(n, expect);
+		assert_memory_equal(part.bytes, full.bytes, len);
+		assert_int_equal(part.bytes[len], 0xa5);
+	}
+}
+
 /* chattr +i / +a / +d, then the attributes must agree with lsattr. */
 static void test_attributes(void **state)
 {
@@ -370,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_mnt_id),
 		cmocka_unit_test(test_dioalign),
 		cmocka_unit_test(test_packing),
+		cmocka_unit_test(test_packing_every),
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_attributes),
 	};
