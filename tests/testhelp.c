@@ -258,9 +258,64 @@ char *th_mkdtemp(char *buf, size_t len)
 	return mkdtemp(buf);
 }
 
+/*
+ * One pass over the directory @fd: everything in it removed that can be.
+ * Returns how many entries went.  unlinkat() without AT_REMOVEDIR fails
+ * with EISDIR for a directory (Linux), so nothing is stat'ed.
+ */
+static int rmrf_pass(int fd)
+{
+	struct dirent *e;
+	int removed = 0, sub;
+	DIR *d;
+
+	sub = dup(fd);
+	d = sub >= 0 ? fdopendir(sub) : NULL;
+	if (!d) {
+		if (sub >= 0)
+			close(sub);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (unlinkat(fd, e->d_name, 0) == 0) {
+			removed++;
+			continue;
+		}
+		if (errno != EISDIR)
+			continue;
+		sub = openat(fd, e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		while (rmrf_pass(sub))
+			;
+		close(sub);
+		removed += unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0;
+	}
+	closedir(d);
+	return removed;
+}
+
+/*
+ * rm -rf, in this process: a test that installed a seccomp filter
+ * blocking statx cannot run rm under valgrind, which checks every program
+ * with statx before running it (and so left its directories behind).
+ * What cannot be removed (a mount point, an immutable file) stays.
+ */
 void th_rmrf(const char *path)
 {
-	th_run(NULL, 0, "rm -rf '%s'", path);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		unlink(path);
+		return;
+	}
+	while (rmrf_pass(fd))
+		;
+	close(fd);
+	rmdir(path);
 }
 
 int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
