@@ -87,7 +87,7 @@ struct bcase {
 	const char	*ref_ext4;	/* ... on ext4, when different */
 	/* filled in by a run */
 	int		active;
-	uint64_t	got;		/* class-3 result bits obtained */
+	uint64_t	got;		/* class-3 and extra bits obtained */
 	double		ns[MAX_ROUNDS];
 };
 
@@ -695,7 +695,9 @@ static void setup_cases(char **paths, size_t npaths, int walk)
 
 			if (xstat(AT_FDCWD, paths[0], 0, &p, &x, sizeof(x)) < 0)
 				die("xstat");
-			c->got = x.st_result_mask & M_CLASS3;
+			/* the token bit too: it is in the mask, not in x */
+			c->got = x.st_result_mask & (M_CLASS3 |
+						     XSTAT_REQUEST__EXTRA_RESULTS);
 		}
 	}
 }
@@ -749,6 +751,13 @@ static void check(const char *what, double value, double limit, int upper,
 	       limit, na ? "  " : "", na ? na : "");
 }
 
+#ifdef M_TOKEN
+static const char *token_na(const struct bcase *c)
+{
+	return (c->got & M_TOKEN) ? NULL : "(no token here)";
+}
+#endif
+
 static void file_summary(int rounds)
 {
 	struct bcase *raw = find_case("raw-statx");
@@ -776,6 +785,12 @@ static void file_summary(int rounds)
 			      ref->active ? paired_ratio(c, ref, rounds) : 0,
 			      1.05, 1, dv_na);
 		}
+#ifdef M_TOKEN
+		c = find_case("xstat:token");
+		check("token: xstat / statx with the token's mask",
+		      paired_ratio(c, find_case("raw-statx-token"), rounds),
+		      1.05, 1, token_na(c));
+#endif
 		return;
 	}
 	c = find_case("xstat-fb:basic");
@@ -796,6 +811,12 @@ static void file_summary(int rounds)
 		      ref->active ? paired_ratio(c, ref, rounds) : 0, 1.05, 1,
 		      bt_na);
 	}
+#ifdef M_TOKEN
+	c = find_case("xstat-fb:token");
+	check("token: xstat / O_PATH+fstatat+key",
+	      paired_ratio(c, find_case("opath+fstatat+key"), rounds), 1.05, 1,
+	      token_na(c));
+#endif
 }
 
 static void emit_rows(FILE *tsv, const char *phase, int rounds, double scale)
