@@ -296,7 +296,7 @@ static void test_packing_every(void **state)
 	assert_int_equal(every, XSTAT_REQUEST__EXTRA_RESULTS);
 	n = ask(reg, base | every, &full, sizeof(full));
 	rm = full.x.st_result_mask;
-	/* Asked for, the reasons are always there; the token on any fs. */
+	/* Asked for, the reasons are always there. */
 	assert_true(rm & XSTAT_REQUEST_WHY_MISSING);
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		q = xstat_extra(&full.x, sizeof(full), all[i].bit);

@@ -258,10 +258,11 @@ char *th_mkdtemp(char *buf, size_t len)
 	return mkdtemp(buf);
 }
 
+static int rmrf_at(int dfd, const char *name);
+
 /*
  * One pass over the directory @fd: everything in it removed that can be.
- * Returns how many entries went.  unlinkat() without AT_REMOVEDIR fails
- * with EISDIR for a directory (Linux), so nothing is stat'ed.
+ * Returns how many entries went.
  */
 static int rmrf_pass(int fd)
 {
@@ -276,26 +277,33 @@ static int rmrf_pass(int fd)
 			close(sub);
 		return 0;
 	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (unlinkat(fd, e->d_name, 0) == 0) {
-			removed++;
-			continue;
-		}
-		if (errno != EISDIR)
-			continue;
-		sub = openat(fd, e->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0)
-			continue;
-		while (rmrf_pass(sub))
-			;
-		close(sub);
-		removed += unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0;
-	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			removed += rmrf_at(fd, e->d_name);
 	closedir(d);
 	return removed;
+}
+
+/*
+ * Remove @name under @dfd, and first what is in it: 1 if it went.
+ * unlinkat() without AT_REMOVEDIR fails with EISDIR for a directory
+ * (Linux), so nothing is stat'ed.
+ */
+static int rmrf_at(int dfd, const char *name)
+{
+	int fd;
+
+	if (unlinkat(dfd, name, 0) == 0)
+		return 1;
+	if (errno != EISDIR)
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while (rmrf_pass(fd))
+		;
+	close(fd);
+	return unlinkat(dfd, name, AT_REMOVEDIR) == 0;
 }
 
 /*
@@ -306,16 +314,7 @@ static int rmrf_pass(int fd)
  */
 void th_rmrf(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0) {
-		unlink(path);
-		return;
-	}
-	while (rmrf_pass(fd))
-		;
-	close(fd);
-	rmdir(path);
+	rmrf_at(AT_FDCWD, path);
 }
 
 int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
