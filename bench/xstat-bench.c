@@ -342,19 +342,33 @@ static int c_fstatat_n2h_opr(const struct bcase *c, const char *path)
 	return c_fstatat(c, path) | n2h(path) | dev_open_pread();
 }
 
-static int c_xstat(const struct bcase *c, const char *path)
+typedef ssize_t xstat_fn(int, const char *, unsigned,
+			 const struct xstat_parameters *, struct xstat *,
+			 size_t);
+
+/*
+ * One call of @fn for case @c, with room for extra results (the rows that
+ * ask for them copy them).  Inlined, so the linked xstat() is called
+ * directly, as a program would.
+ */
+static inline __attribute__((always_inline))
+int run_xstat(xstat_fn *fn, const struct bcase *c, const char *path)
 {
 	struct xstat_parameters p = { c->mask };
 #ifdef XSTAT_RESULT_MAX
 	union xstat_buffer b;
 
-	/* room for extra results: the rows that ask for them copy them */
-	return xstat(AT_FDCWD, path, 0, &p, &b.x, sizeof(b)) < 0;
+	return fn(AT_FDCWD, path, 0, &p, &b.x, sizeof(b)) < 0;
 #else
 	struct xstat x;
 
-	return xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
+	return fn(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
 #endif
+}
+
+static int c_xstat(const struct bcase *c, const char *path)
+{
+	return run_xstat(xstat, c, path);
 }
 
 /*
@@ -363,23 +377,11 @@ static int c_xstat(const struct bcase *c, const char *path)
  * "x limit" column).  Loaded RTLD_LOCAL: its own device cache and backend
  * state, reading LIBXSTAT_NO_STATX like the linked one.
  */
-static ssize_t (*other_xstat)(int, const char *, unsigned,
-			      const struct xstat_parameters *, struct xstat *,
-			      size_t);
+static xstat_fn *other_xstat;
 
 static int c_other(const struct bcase *c, const char *path)
 {
-	struct xstat_parameters p = { c->mask };
-#ifdef XSTAT_RESULT_MAX
-	union xstat_buffer b;
-
-	/* the same room as c_xstat() */
-	return other_xstat(AT_FDCWD, path, 0, &p, &b.x, sizeof(b)) < 0;
-#else
-	struct xstat x;
-
-	return other_xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0;
-#endif
+	return run_xstat(other_xstat, c, path);
 }
 
 static void load_other(const char *lib)
