@@ -3,7 +3,7 @@
  * The statx(2) backend: raw syscall, availability decided per call.
  *
  * A failure with ENOSYS, EPERM, EINVAL or EOPNOTSUPP (or a return that is
- * neither 0 nor -1) is checked with one probe that a real statx answers
+ * no error number, or a success that wrote nothing: xs_raw_statx()) is checked with one probe that a real statx answers
  * with EFAULT (NULL path and buffer).  EFAULT: statx is real and the
  * original error stands.  Anything else: statx is missing or blocked by a
  * sandbox, and this call uses the fallback.  The answer is not kept for

@@ -17,7 +17,7 @@ int bulk_stat_name(const struct xstat_dir *d, const char *name,
 		   uint64_t request, struct xs_stat *st)
 {
 	struct xs_target t = { d->fd, name, AT_SYMLINK_NOFOLLOW | d->flags,
-			       0, NULL, 0, 0 };
+			       0, NULL, 0, 0, 0 };
 	union {
 		struct xs_statx	sx;
 		struct stat	sb;

@@ -222,8 +222,8 @@ static int uring_allowed(const struct xstat_dir *d)
  * accumulate), and no filter sees a ring's operations: so before each
  * read-ahead, one real statx of the first entry it would read, with the
  * descriptor, flags and mask the ring would use (all a filter can see).
- * Only an answer about that entry allows it: an error, or a success that
- * filled nothing (a filter's faked return), means no ring for this batch.
+ * Only an answer about that entry allows it: an error (a filter's faked
+ * success among them, see xs_raw_statx()) means no ring for this batch.
  * A filter that arrives while the ring runs (another thread's TSYNC)
  * stops it from the next batch on.
  */
@@ -233,7 +233,6 @@ static int statx_allowed(const struct xstat_dir *d, size_t i)
 	const struct bulk_ent *e = &d->ents[d->keys[i].idx];
 	struct xs_statx sx;
 
-	memset(&sx, 0, sizeof(sx));
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
 			    xs_statx_request(d->request), &sx) == 0 &&
 	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == e->d_ino;

@@ -86,6 +86,7 @@ struct xs_target {
 	const char	*name;
 	int		anchored;	/* dfd is the anchor */
 	int		own_fd;		/* ...and the caller's open file */
+	int		is_fd;		/* path is "": dfd itself (fxstat) */
 };
 
 /* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */

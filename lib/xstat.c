@@ -6,7 +6,6 @@
  * is set, and on success it is left as the caller had it.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -228,40 +227,11 @@ static ssize_t do_xstat(const struct xs_target *t,
 	return answered(t, request, &k, 0, buffer, buflen);
 }
 
-/*
- * The name lies in the result buffer (legal: nothing is restrict): a
- * result written before the anchored path reads the name again would
- * change it, so it is copied first, as the system calls do.
- */
-static __attribute__((noinline, cold))
-ssize_t xstat_name_copied(struct xs_target *t,
-			  const struct xstat_parameters *params,
-			  struct xstat *buffer, size_t buflen)
-{
-	char name[PATH_MAX];
-	size_t len = strnlen(t->path, sizeof(name));
-
-	if (len == sizeof(name))
-		return fail(ENAMETOOLONG);
-	memcpy(name, t->path, len + 1);
-	t->path = name;
-	return do_xstat(t, params, buffer, buflen);
-}
-
-/* Does the name overlap [buffer, buffer + buflen)? */
-static inline int name_in_buffer(const char *name, const struct xstat *buffer,
-				 size_t buflen)
-{
-	uintptr_t n = (uintptr_t)name, b = (uintptr_t)buffer;
-
-	return n < b + buflen && n + strlen(name) + 1 > b;
-}
-
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { dfd, filename, flags, 0, NULL, 0, 0 };
+	struct xs_target t = { dfd, filename, flags, 0, NULL, 0, 0, 0 };
 	int saved = errno;
 	ssize_t ret;
 
@@ -269,11 +239,13 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 		return fail(EINVAL);
 	if (!filename)
 		return fail(EFAULT);
-	if (buflen && (uintptr_t)filename < (uintptr_t)buffer + buflen &&
-	    name_in_buffer(filename, buffer, buflen))
-		ret = xstat_name_copied(&t, params, buffer, buflen);
-	else
-		ret = do_xstat(&t, params, buffer, buflen);
+	/*
+	 * The name may lie in the result buffer (nothing is restrict): it
+	 * is read only by system calls, which reject a bad pointer with
+	 * EFAULT, and all of them are made before xs_copyout() writes the
+	 * buffer, so it needs no copy of its own.
+	 */
+	ret = do_xstat(&t, params, buffer, buflen);
 	/* Internal probes fail on the way: success leaves errno alone. */
 	if (ret >= 0)
 		errno = saved;
@@ -284,7 +256,8 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 			 const struct xstat_parameters *params,
 			 struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { fd, "", AT_EMPTY_PATH | flags, 0, NULL, 0, 0 };
+	struct xs_target t = { fd, "", AT_EMPTY_PATH | flags, 0, NULL, 0, 0,
+				1 };
 	int saved = errno;
 	ssize_t ret;
 
