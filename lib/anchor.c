@@ -107,6 +107,7 @@ static void set_target(const struct xs_target *t, struct xs_anchor *a)
 	a->at.anchored = 1;
 	a->at.own_fd = 0;
 	a->at.is_fd = 1;
+	a->at.refused = t->refused;
 	if (!a->owned) {
 		int fl = fcntl(a->fd, F_GETFL);
 

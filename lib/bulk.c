@@ -75,7 +75,8 @@ static void free_dir(struct xstat_dir *d)
  */
 static int unasked_times(const struct xstat_dir *d)
 {
-	struct xs_target t = { d->fd, "", AT_EMPTY_PATH, 0, NULL, 0, 0, 1 };
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH, .is_fd = 1 };
 	struct xs_statx sx;
 
 	if (d->request & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME))
@@ -91,8 +92,9 @@ static int unasked_times(const struct xstat_dir *d)
  */
 static void dir_mount(struct xstat_dir *d)
 {
-	struct xs_target t = { d->fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-			       0, NULL, 1, 0, 1 };
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			       .anchored = 1, .is_fd = 1 };
 	struct xs_stat st;
 	uint32_t fsflags = 0;
 

@@ -134,7 +134,7 @@ static uint64_t raw_wanted(uint64_t request)
 	 * others it is taken from the raw inode where the answer lacks it.
 	 */
 	if ((request & XSTAT_REQUEST_BTIME) &&
-	    (want || xs_backend_current() != XS_BACKEND_STATX))
+	    (want || !xs_statx_works()))
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
@@ -163,6 +163,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	uint64_t request = xs_bulk_arm_request(d->request);
 	struct xs_bulk_dev dv;
 	size_t i, m = 0;
+	int ret;
 
 	/* Allocated by the first raw-read batch; a failure: per call. */
 	if (!d->sts)
@@ -175,7 +176,12 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		d->run = malloc(BULK_RUN);
 	if (!d->sts || !d->order || !d->offs || !d->run)
 		return;
-	if (xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv))
+	if (d->refused & XS_REFUSED_DEVICE)
+		return;
+	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv);
+	if (ret == -EPERM || ret == -EACCES)
+		d->refused |= XS_REFUSED_DEVICE;
+	if (ret)
 		return;
 	for (i = 0; i < d->n; i++) {
 		struct bulk_ent *e = &d->ents[d->keys[i].idx];
@@ -212,7 +218,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
  */
 static int uring_allowed(const struct xstat_dir *d)
 {
-	return !d->remote && xs_backend_current() == XS_BACKEND_STATX &&
+	return !d->remote && xs_statx_works() &&
 	       bulk_uring_usable();
 }
 
