@@ -10,8 +10,9 @@
  * attempts on /dev and makes the open itself (without O_NOCTTY, which the filter
  * lets through: it means nothing for a block device).  The answers are
  * held against lstat(), and the data version, which needs the device,
- * must be absent with XSTAT_WHY_PRIVILEGE.  Root and loop devices needed,
- * else 77.
+ * must be absent with XSTAT_WHY_PRIVILEGE.  Then a privilege dropped and
+ * regained between streams: no stream inherits another's refusal.  Root
+ * and loop devices needed, else 77.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -193,10 +194,68 @@ static void test_nobody(void **state)
 	th_in_child(as_nobody, NULL, "seccomp is unavailable here");
 }
 
+/* One stream over the directory: entries with a data version, or -1. */
+static int stream_dvs(void)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__EXTENDED_STATS };
+	const struct xstat_dirent *e;
+	struct xstat_dir *d;
+	int with_dv = 0;
+
+	d = xstat_opendir(AT_FDCWD, dir, 0, &p);
+	if (!d)
+		return -1;
+	while ((e = xstat_readdir(d)))
+		if (!e->d_error &&
+		    (e->d_xstat->st_result_mask & XSTAT_REQUEST_DATA_VERSION))
+			with_dv++;
+	xstat_closedir(d);
+	return with_dv;
+}
+
+/*
+ * A privilege dropped and regained between streams: each stream acts
+ * with the credentials it was opened with, and none inherits another's
+ * refusal.  Root reads the data version of every entry; with the
+ * effective uid dropped to nobody a stream gets none and tries the
+ * device once; with root's uid back the next stream has them all again.
+ */
+static int drop_and_regain(void *arg)
+{
+	int root1, nobody, root2;
+	unsigned long n_opens, n_refused;
+
+	(void)arg;
+	if (count_device_opens())
+		return TH_SKIP;
+	root1 = stream_dvs();
+	if (setresgid(-1, NOBODY, -1) || setresuid(-1, NOBODY, -1))
+		return 1;
+	opens = refused = 0;
+	nobody = stream_dvs();
+	n_opens = opens;
+	n_refused = refused;
+	if (setresuid(-1, 0, -1) || setresgid(-1, 0, -1))
+		return 1;
+	root2 = stream_dvs();
+	fprintf(stderr, "data versions: %d as root, %d as nobody (%lu device "
+		"opens, %lu refused), %d as root again\n", root1, nobody,
+		n_opens, n_refused, root2);
+	return root1 != NFILES || nobody != 0 || n_opens != 1 ||
+	       n_refused != 1 || root2 != NFILES;
+}
+
+static void test_drop_and_regain(void **state)
+{
+	(void)state;
+	th_in_child(drop_and_regain, NULL, "seccomp is unavailable here");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nobody),
+		cmocka_unit_test(test_drop_and_regain),
 	};
 	char path[400];
 	int i, fd, ret;
