@@ -362,6 +362,14 @@ ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen);
 
 /*
+ * errno.c, for the entry points: @ret (>= 0), errno restored to @saved;
+ * or -1 with errno = -@ret.  xs_ret_ptr(): @ptr with errno @saved, or
+ * NULL with errno @err.
+ */
+long xs_ret(long ret, int saved);
+void *xs_ret_ptr(void *ptr, int err, int saved);
+
+/*
  * xstat.c: xstat()'s work for @t once its arguments are checked: the
  * result's size, or -errno (errno untouched).
  */

@@ -2,9 +2,9 @@
 /*
  * The public entry points: validate the arguments, run a backend into the
  * record, add what was requested and is missing - on the anchored inode
- * (anchor.h) - and let copyout.c write the result.  The only place errno
- * is set, and on success it is left as the caller had it.  Directory
- * streams run each entry through xs_stat_target() too.
+ * (anchor.h) - and let copyout.c write the result; errno.c sets errno
+ * from the -errno this returns.  Directory streams run each entry through
+ * xs_stat_target() too.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -222,20 +222,6 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	return answered(t, request, &k, 0, buffer, buflen);
 }
 
-/*
- * The only place errno is set: from the -errno of the layers below, and
- * left as the caller had it on success (internal probes fail on the way).
- */
-static ssize_t finish(ssize_t ret, int saved)
-{
-	if (ret < 0) {
-		errno = (int)-ret;
-		return -1;
-	}
-	errno = saved;
-	return ret;
-}
-
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
@@ -246,16 +232,16 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	int saved = errno;
 
 	if (flags & ~XSTAT_FLAGS)
-		return finish(-EINVAL, saved);
+		return xs_ret(-EINVAL, saved);
 	if (!filename)
-		return finish(-EFAULT, saved);
+		return xs_ret(-EFAULT, saved);
 	/*
 	 * The name may lie in the result buffer (nothing is restrict): it
 	 * is read only by system calls, which reject a bad pointer with
 	 * EFAULT, and all of them are made before xs_copyout() writes the
 	 * buffer, so it needs no copy of its own.
 	 */
-	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
+	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
 }
 
 XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
@@ -269,12 +255,12 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 	int saved = errno;
 
 	if (flags & ~SYNC_FLAGS)
-		return finish(-EINVAL, saved);
+		return xs_ret(-EINVAL, saved);
 	/*
 	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every
 	 * negative fd (0.1.0's unsigned fd above INT_MAX: the same bits).
 	 */
 	if (fd < 0)
-		return finish(-EBADF, saved);
-	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
+		return xs_ret(-EBADF, saved);
+	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
 }
