@@ -372,11 +372,11 @@ class _Walk:
                 m = m["meta"]
             fut.release()
             self._learn(m)
-            for group in self._groups(m["subdirs"]):
-                self._submit(group, pending)
             self.s.elapsed = _time.perf_counter() - t0
             if self.progress:
                 self.progress(self.s)
+            for group in self._groups(m["subdirs"]):
+                self._submit(group, pending)
         self.s.elapsed = _time.perf_counter() - t0
         return self.s
 
@@ -441,7 +441,8 @@ def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
     files in that directory (DIR/part-*.jsonl, each line exactly the
     tool's), and the bag reads them.  @batch fixes the entries a task is
     to hold (default: measured); @progress is called with the running
-    Summary after each task.
+    Summary after each task, before the directories it found are
+    submitted.
     """
     import dask.bag as db
 
@@ -552,7 +553,7 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
     if a.local is not None:
         cluster = LocalCluster(n_workers=a.local,
                                threads_per_worker=a.threads_per_worker,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=":0")
         client = Client(cluster)
     else:
         cluster = None
