@@ -16,10 +16,12 @@ read, so a task lost with its worker is run again elsewhere, and its
 records (identified by the directories it read: one task per directory)
 replace the lost ones: nothing is lost and nothing counted twice.
 
-How much a task holds: a task costs the cluster a round trip whatever it
-does (measured at the start, per_task_s), a directory entry costs the
-worker per_entry_s (measured from the tasks that come back); sibling
-directories are batched until their expected entries are worth a task.
+How much a task holds: a task costs a worker thread per_task_s whatever
+it does (measured at the start with empty tasks), a directory entry
+costs it per_entry_s (measured from the tasks that come back), so a
+directory of per_task_s / per_entry_s entries is just worth a task of its
+own (Summary.worth_a_task); sibling directories are batched until they
+are expected to hold ten times that.
 
 Every worker must see the same tree: the roots are checked on each worker
 first, and a root missing on one is an error naming that worker.
@@ -50,7 +52,10 @@ DEFAULT_FIELDS = Request.EXTENDED
 # A task reads at most this many directories: bounds what a lost worker
 # costs to redo.
 _MAX_DIRS_PER_TASK = 256
-_PART_GLOB = "part-*.jsonl"
+# A batch of directories is to hold this many times the entries that
+# pay for a task (Summary.worth_a_task): the scheduling then costs at
+# most about a tenth of the scan.
+_OVERHEAD_SHARE = 10
 
 _OPEN_FLAGS = (_os.O_RDONLY | _os.O_DIRECTORY | _os.O_CLOEXEC |
                _os.O_NOCTTY | _os.O_NOFOLLOW)
@@ -174,15 +179,15 @@ def _part_name(work: _t.Sequence[_t.Any]) -> str:
 
 def _write_part(out: str, name: str, lines: _t.List[str]) -> None:
     """Write @lines as @out/@name, whole or not at all: under a temporary
-    name, synced, renamed over any earlier run's file."""
+    name, renamed over any earlier run's file.  Not synced: a killed
+    worker's data is in the page cache all the same, and a machine that
+    goes down takes the scan with it (run it again)."""
     final = _os.path.join(out, name)
     tmp = _os.path.join(out, f".{name}.{_os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         for line in lines:
             f.write(line)
             f.write("\n")
-        f.flush()
-        _os.fsync(f.fileno())
     _os.replace(tmp, final)
 
 
@@ -277,15 +282,19 @@ class Summary:
                 f"worth {self.worth_a_task} entries)")
 
 
-def _per_task_cost(client: _t.Any, rounds: int = 20) -> float:
-    """The median round trip of an empty task: what a task costs beyond
-    its work when the scan waits for it."""
-    times = []
-    for i in range(rounds):
-        t0 = _time.perf_counter()
-        client.submit(_noop, pure=False).result()
-        times.append(_time.perf_counter() - t0)
-    return _statistics.median(times)
+def _per_task_cost(client: _t.Any, rounds: int = 200) -> float:
+    """What a task costs a worker thread beyond its work: @rounds empty
+    tasks submitted at once, the time they took on all the cluster's
+    threads, per task."""
+    threads = sum(client.nthreads().values()) or 1
+    client.submit(_noop, pure=False).result()   # connections made
+    t0 = _time.perf_counter()
+    client.gather(client.map(_noop_n, range(rounds), pure=False))
+    return (_time.perf_counter() - t0) * threads / rounds
+
+
+def _noop_n(i: int) -> int:
+    return i
 
 
 class _Walk:
@@ -316,7 +325,7 @@ class _Walk:
     def _target(self) -> float:
         if self.batch is not None:
             return self.batch
-        return self.s.worth_a_task
+        return _OVERHEAD_SHARE * self.s.worth_a_task
 
     def _groups(self, subdirs: _t.List[_t.Tuple[_Dir, int]]):
         """Siblings in groups worth a task each."""
@@ -363,20 +372,21 @@ class _Walk:
 
         self.s.per_task_s = _per_task_cost(self.client)
         t0 = _time.perf_counter()
-        pending = as_completed()
+        pending = as_completed(with_results=True)
         for root in roots:
             self._submit([("root", root)], pending)
-        for fut in pending:
-            m = fut.result()
-            if self.out is not None:
-                m = m["meta"]
-            fut.release()
-            self._learn(m)
-            self.s.elapsed = _time.perf_counter() - t0
-            if self.progress:
-                self.progress(self.s)
-            for group in self._groups(m["subdirs"]):
-                self._submit(group, pending)
+        # results come in batches, fetched while the loop works
+        for batch in pending.batches():
+            for fut, m in batch:
+                if self.out is not None:
+                    m = m["meta"]
+                fut.release()
+                self._learn(m)
+                self.s.elapsed = _time.perf_counter() - t0
+                if self.progress:
+                    self.progress(self.s)
+                for group in self._groups(m["subdirs"]):
+                    self._submit(group, pending)
         self.s.elapsed = _time.perf_counter() - t0
         return self.s
 

@@ -153,59 +153,64 @@ def _dv_promise(r: xstat_result) -> str:
 # Sizes of the extra results (<xstat.h>), in the order the library packs
 # them after struct xstat: "size_needed" is their sum over those present.
 _STRUCT_SIZE = 152
-_EXTRA_SIZES = ((Request.MNT_ID, 16), (Request.ATTRIBUTES, 16),
-                (Request.DIOALIGN, 8), (Request.SUBVOL, 8),
-                (Request.WRITE_ATOMIC, 16), (Request.DIO_READ_ALIGN, 8),
-                (Request.WHY_MISSING, 8), (Request.CHANGE_TOKEN, 24),
-                (Request.DV_PROMISE, 8))
+_EXTRA_SIZES = tuple((int(bit), size) for bit, size in (
+    (Request.MNT_ID, 16), (Request.ATTRIBUTES, 16), (Request.DIOALIGN, 8),
+    (Request.SUBVOL, 8), (Request.WRITE_ATOMIC, 16),
+    (Request.DIO_READ_ALIGN, 8), (Request.WHY_MISSING, 8),
+    (Request.CHANGE_TOKEN, 24), (Request.DV_PROMISE, 8)))
+_EXTRAS = int(Request.EXTRA)
+_WHY_MISSING = int(Request.WHY_MISSING)
 
 
 def size_needed(r: xstat_result, fields: int) -> int:
     """What xstat(3) returned for @r: struct xstat and the extra results
     present (the reasons whenever they were asked for)."""
-    present = int(r.st_result_mask)
-    if fields & Request.WHY_MISSING:
-        present |= Request.WHY_MISSING
+    present = (int(r.st_result_mask) | (int(fields) & _WHY_MISSING)) & \
+        _EXTRAS
+    if not present:
+        return _STRUCT_SIZE
     return _STRUCT_SIZE + sum(s for bit, s in _EXTRA_SIZES if present & bit)
 
 
-_Row = _t.Tuple[str, _t.Callable[[xstat_result, int], str]]
+_Row = _t.Tuple[str, int, _t.Callable[[xstat_result, int], str]]
 
-#: The schema: (member, value as JSON text) in the tool's order, after
-#: "path", "path_bytes" and "schema".  One row per member of tools/json.c.
+#: The schema: (member, the Request bit of an extra result or 0, its value
+#: as JSON text) in the tool's order, after "path", "path_bytes" and
+#: "schema".  One row per member of tools/json.c; an extra result's member
+#: is null when its bit is not in the result mask.
 MEMBERS: _t.Tuple[_Row, ...] = (
-    ("size_needed", lambda r, f: _num(size_needed(r, f))),
-    ("result_mask", lambda r, f: _num(int(r.st_result_mask))),
-    ("mode", lambda r, f: _num(r.st_mode)),
-    ("nlink", lambda r, f: _num(r.st_nlink)),
-    ("uid", lambda r, f: _num(r.st_uid)),
-    ("gid", lambda r, f: _num(r.st_gid)),
-    ("rdev", lambda r, f: _dev(r.st_rdev)),
-    ("dev", lambda r, f: _dev(r.st_dev)),
-    ("atime", lambda r, f: _time(r.st_atime_ns)),
-    ("mtime", lambda r, f: _time(r.st_mtime_ns)),
-    ("ctime", lambda r, f: _time(r.st_ctime_ns)),
-    ("btime", lambda r, f: _time(r.st_birthtime_ns)),
-    ("ino", lambda r, f: _num(r.st_ino)),
-    ("size", lambda r, f: _num(r.st_size)),
-    ("blksize", lambda r, f: _num(r.st_blksize)),
-    ("blocks", lambda r, f: _num(r.st_blocks)),
-    ("gen", lambda r, f: _num(r.st_gen)),
-    ("data_version", lambda r, f: _num(r.st_data_version)),
-    ("mnt_id", lambda r, f: _mnt_id(r)),
-    ("attributes", lambda r, f: _obj(set=r.st_attributes,
+    ("size_needed", 0, lambda r, f: _num(size_needed(r, f))),
+    ("result_mask", 0, lambda r, f: str(int(r.st_result_mask))),
+    ("mode", 0, lambda r, f: _num(r.st_mode)),
+    ("nlink", 0, lambda r, f: _num(r.st_nlink)),
+    ("uid", 0, lambda r, f: _num(r.st_uid)),
+    ("gid", 0, lambda r, f: _num(r.st_gid)),
+    ("rdev", 0, lambda r, f: _dev(r.st_rdev)),
+    ("dev", 0, lambda r, f: _dev(r.st_dev)),
+    ("atime", 0, lambda r, f: _time(r.st_atime_ns)),
+    ("mtime", 0, lambda r, f: _time(r.st_mtime_ns)),
+    ("ctime", 0, lambda r, f: _time(r.st_ctime_ns)),
+    ("btime", 0, lambda r, f: _time(r.st_birthtime_ns)),
+    ("ino", 0, lambda r, f: _num(r.st_ino)),
+    ("size", 0, lambda r, f: _num(r.st_size)),
+    ("blksize", 0, lambda r, f: _num(r.st_blksize)),
+    ("blocks", 0, lambda r, f: _num(r.st_blocks)),
+    ("gen", 0, lambda r, f: _num(r.st_gen)),
+    ("data_version", 0, lambda r, f: _num(r.st_data_version)),
+    ("mnt_id", int(Request.MNT_ID), lambda r, f: _mnt_id(r)),
+    ("attributes", int(Request.ATTRIBUTES), lambda r, f: _obj(set=r.st_attributes,
                                      known=r.st_attributes_mask)),
-    ("dioalign", lambda r, f: _obj(mem=r.st_dio_mem_align,
+    ("dioalign", int(Request.DIOALIGN), lambda r, f: _obj(mem=r.st_dio_mem_align,
                                    offset=r.st_dio_offset_align)),
-    ("subvol", lambda r, f: _num(r.st_subvol)),
-    ("write_atomic", lambda r, f: _obj(
+    ("subvol", int(Request.SUBVOL), lambda r, f: _num(r.st_subvol)),
+    ("write_atomic", int(Request.WRITE_ATOMIC), lambda r, f: _obj(
         unit_min=r.st_atomic_write_unit_min,
         unit_max=r.st_atomic_write_unit_max,
         unit_max_opt=r.st_atomic_write_unit_max_opt,
         segments_max=r.st_atomic_write_segments_max)),
-    ("dio_read_align", lambda r, f: _num(r.st_dio_read_offset_align)),
-    ("change_token", lambda r, f: _token(r)),
-    ("dv_promise", lambda r, f: _dv_promise(r)),
+    ("dio_read_align", int(Request.DIO_READ_ALIGN), lambda r, f: _num(r.st_dio_read_offset_align)),
+    ("change_token", int(Request.CHANGE_TOKEN), lambda r, f: _token(r)),
+    ("dv_promise", int(Request.DV_PROMISE), lambda r, f: _dv_promise(r)),
 )
 
 
@@ -215,10 +220,24 @@ def _head(path: bytes) -> str:
     return f'{{"path":{text},"path_bytes":{raw},"schema":{SCHEMA}'
 
 
+_KEYED = tuple((f',"{name}":', bit, value) for name, bit, value in MEMBERS)
+_FIXED = tuple(row for row in _KEYED if not row[1])
+# The members of the extra results when none is present: the common case.
+_NO_EXTRAS = "".join(key + "null" for key, bit, _ in _KEYED if bit)
+_LAST_FIXED = max(i for i, row in enumerate(_KEYED) if not row[1])
+_EXTRAS_LAST = all(row[1] for row in _KEYED[_LAST_FIXED + 1:]) and \
+    all(not row[1] for row in _KEYED[:_LAST_FIXED + 1])
+
+
 def record(path: bytes, r: xstat_result, fields: int) -> str:
     """The line (without its newline) of the file @path whose result is
     @r, obtained with @fields."""
-    body = "".join(f',"{name}":{value(r, fields)}' for name, value in MEMBERS)
+    present = int(r.st_result_mask) & _EXTRAS
+    if not present and _EXTRAS_LAST:
+        body = "".join([key + value(r, fields) for key, _, value in _FIXED])
+        return _head(path) + body + _NO_EXTRAS + "}"
+    body = "".join([key + (value(r, fields) if not bit or present & bit
+                           else "null") for key, bit, value in _KEYED])
     return _head(path) + body + "}"
 
 
