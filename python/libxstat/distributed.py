@@ -263,7 +263,7 @@ class Summary:
         self.tasks = 0
         self.dirs = 0
         self.elapsed = 0.0
-        self.workers: _t.Set[str] = set()
+        self.workers: _t.Dict[str, int] = {}     # address: tasks run
         self.per_task_s = 0.0
         self.per_entry_s = 0.0
         self.worth_a_task = 1
@@ -357,7 +357,7 @@ class _Walk:
         s.errors += m["errors"]
         s.dirs += m["dirs"]
         s.tasks += 1
-        s.workers.add(m["worker"])
+        s.workers[m["worker"]] = s.workers.get(m["worker"], 0) + 1
         if m["part"]:
             s.parts.append(m["part"])
         self.dir_bytes += m["dir_bytes"]

@@ -116,6 +116,7 @@ def test_bag_and_batching(client, tree):
     bag = xd.scan(root, client, batch=100)
     key = lambda r: (r["path"], r.get("path_bytes"))  # noqa: E731
     assert sorted(bag.compute(), key=key) == sorted(want, key=key)
+    pytest.importorskip("pandas")
     df = xd.to_dataframe(bag)
     assert int(df["size"].sum().compute()) == sum(r["size"] for r in want)
     assert len(df) == len(want)
