@@ -5,9 +5,11 @@
   dask-bench.py local TREE...       each TREE: the records compared with
                                     xstat -r --json, scan times, the
                                     measured per-task and per-entry costs
-  dask-bench.py fuse MOUNTPOINT     a latfs mount: files/s of 1 and 4
-                                    worker processes and of xstat -r
-                                    --threads=N for each N
+  dask-bench.py fuse MOUNTPOINT THREADS LATFS ARGS...
+                                    LATFS ARGS mounted afresh for each
+                                    run: files/s of 1 and 4 worker
+                                    processes (THREADS threads each) and
+                                    of xstat -r --threads=N for each N
 
 Every worker process runs on this machine: a multi-node cluster emulated,
 all of them clients of the same kernel and the same FUSE server.
@@ -23,6 +25,7 @@ from distributed import Client, LocalCluster
 from libxstat import distributed as xd
 
 TOOL = os.environ["XSTAT_TOOL"]
+KS = [int(k) for k in os.environ.get("XD_TOOL_THREADS", "1 4 16 32 64").split()]
 
 
 def tool_lines(root, threads=None):
@@ -86,23 +89,43 @@ def local(trees):
     subprocess.run(["rm", "-rf", out_dir])
 
 
-def fuse(mnt, threads):
+class Mount:
+    """A fresh latfs mount for each run: the kernel's name and attribute
+    cache starts cold, as on a client that has not seen the tree."""
+
+    def __init__(self, cmd, mnt):
+        self.cmd, self.mnt = cmd, mnt
+
+    def __enter__(self):
+        subprocess.run(self.cmd + [self.mnt], check=True)
+        return self.mnt
+
+    def __exit__(self, *exc):
+        subprocess.run(["fusermount3", "-u", self.mnt], check=True)
+
+
+def fuse(mnt, threads, latfs):
     tmp = os.environ.get("TMPDIR", "/tmp")
     out_dir = os.path.join(tmp, "xstat-dask-bench.out")
-    t, ref = tool_lines(mnt, threads=64)
+    with Mount(latfs, mnt):
+        t, ref = tool_lines(mnt, threads=64)
     n = len(ref)
-    print(f"## {mnt}: {n} entries; files/s (entries / scan time)")
+    print(f"## latfs {' '.join(latfs[1:])}: {n} entries, a fresh mount "
+          f"for each run; files/s = entries / scan time")
     best = 0.0
-    for k in (4, 16, 32, 64):
-        t, lines = tool_lines(mnt, threads=k)
+    for k in KS:
+        with Mount(latfs, mnt):
+            t, lines = tool_lines(mnt, threads=k)
         rate = len(lines) / t
         best = max(best, rate)
-        print(f"xstat -r --threads={k:<3}   {rate:8.0f}/s  {t:6.2f} s")
+        print(f"xstat -r --threads={k:<3}            {rate:8.0f}/s  "
+              f"{t:6.2f} s")
     rates = {}
     for w in (1, 4):
         c, client, up = cluster(w, threads)
         try:
-            s, lines = dask_scan(client, mnt, out_dir)
+            with Mount(latfs, mnt):
+                s, lines = dask_scan(client, mnt, out_dir)
             rates[w] = s.entries / s.elapsed
             same = sorted(lines) == sorted(ref)
             print(f"dask {w} worker(s) x {threads} threads {rates[w]:8.0f}/s  "
@@ -120,4 +143,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "local":
         local(sys.argv[2:])
     else:
-        fuse(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 8)
+        fuse(sys.argv[2], int(sys.argv[3]), sys.argv[4:])

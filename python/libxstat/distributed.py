@@ -307,6 +307,8 @@ class _Walk:
         self.max_depth = max_depth
         self.out = out
         self.batch = batch
+        self.threads = sum(client.nthreads().values()) or 1
+        self.inflight = 0       # tasks submitted, not yet learnt from
         self.progress = progress
         self.s = Summary()
         self.record_futures: _t.List[_t.Any] = []
@@ -328,13 +330,18 @@ class _Walk:
         return _OVERHEAD_SHARE * self.s.worth_a_task
 
     def _groups(self, subdirs: _t.List[_t.Tuple[_Dir, int]]):
-        """Siblings in groups worth a task each."""
+        """Siblings in groups worth a task each, and in as many groups as
+        there are idle threads: batching must not leave one idle."""
+        expected = [self._expected(size) for _, size in subdirs]
+        idle = self.threads - self.inflight
+        target = self._target()
+        if self.batch is None and idle > 0:
+            target = min(target, sum(expected) / idle)
         group: _t.List[_t.Any] = []
         load = 0.0
-        target = self._target()
-        for d, size in subdirs:
+        for (d, _), e in zip(subdirs, expected):
             group.append(("dir", d))
-            load += self._expected(size)
+            load += e
             if load >= target or len(group) >= _MAX_DIRS_PER_TASK:
                 yield group
                 group, load = [], 0.0
@@ -348,6 +355,7 @@ class _Walk:
         if self.out is None:
             self.record_futures.append(
                 self.client.submit(_lines, fut, key=key + "-lines"))
+        self.inflight += 1
         pending.add(self.client.submit(_meta, fut, key=key + "-meta")
                     if self.out is None else fut)
 
@@ -381,6 +389,7 @@ class _Walk:
                 if self.out is not None:
                     m = m["meta"]
                 fut.release()
+                self.inflight -= 1
                 self._learn(m)
                 self.s.elapsed = _time.perf_counter() - t0
                 if self.progress:
