@@ -5,10 +5,10 @@
   dask-bench.py local TREE...       each TREE: the records compared with
                                     xstat -r --json, scan times, the
                                     measured per-task and per-entry costs
-  dask-bench.py fuse MOUNTPOINT THREADS LATFS ARGS...
+  dask-bench.py fuse MOUNTPOINT T1,T2.. LATFS ARGS...
                                     LATFS ARGS mounted afresh for each
                                     run: files/s of 1 and 4 worker
-                                    processes (THREADS threads each) and
+                                    processes (T1, T2... threads each) and
                                     of xstat -r --threads=N for each N
 
 Every worker process runs on this machine: a multi-node cluster emulated,
@@ -16,6 +16,7 @@ all of them clients of the same kernel and the same FUSE server.
 """
 
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -28,13 +29,29 @@ TOOL = os.environ["XSTAT_TOOL"]
 KS = [int(k) for k in os.environ.get("XD_TOOL_THREADS", "1 4 16 32 64").split()]
 
 
-def tool_lines(root, threads=None):
+def tool_lines(root, threads=None, cpu=None):
     cmd = [TOOL, "-r", "--json"]
     if threads:
         cmd.append(f"--threads={threads}")
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run(cmd + [root], capture_output=True).stdout
-    return time.perf_counter() - t0, out.splitlines()
+    t = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return t, out.splitlines()
+
+
+def _cpu_seconds():
+    t = os.times()
+    return t.user + t.system
+
+
+def cluster_cpu(client):
+    """CPU seconds of the workers and of this process (the client and
+    LocalCluster's scheduler)."""
+    return sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
 
 
 def cluster(workers, threads):
@@ -114,33 +131,45 @@ def fuse(mnt, threads, latfs):
           f"for each run; files/s = entries / scan time")
     best = 0.0
     for k in KS:
+        cpu = []
         with Mount(latfs, mnt):
-            t, lines = tool_lines(mnt, threads=k)
+            t, lines = tool_lines(mnt, threads=k, cpu=cpu)
         rate = len(lines) / t
         best = max(best, rate)
-        print(f"xstat -r --threads={k:<3}            {rate:8.0f}/s  "
-              f"{t:6.2f} s")
-    rates = {}
-    for w in (1, 4):
-        c, client, up = cluster(w, threads)
-        try:
-            with Mount(latfs, mnt):
-                s, lines = dask_scan(client, mnt, out_dir)
-            rates[w] = s.entries / s.elapsed
-            same = sorted(lines) == sorted(ref)
-            print(f"dask {w} worker(s) x {threads} threads {rates[w]:8.0f}/s  "
-                  f"{s.elapsed:6.2f} s  start-up {up:.2f} s  tasks "
-                  f"{s.tasks}  {'same' if same else 'DIFFERENT'} records")
-        finally:
-            client.close()
-            c.close()
-    print(f"4 workers / 1 worker: {rates[4] / rates[1]:.2f} (target >= 3); "
-          f"4 workers / best xstat -r: {rates[4] / best:.2f} (target > 1)")
+        print(f"xstat -r --threads={k:<3}             {rate:8.0f}/s  "
+              f"{t:6.2f} s  cpu {cpu[0] / n * 1e6:5.0f} us/entry")
+    for per_worker in threads:
+        rates = {}
+        for w in (1, 4):
+            c, client, up = cluster(w, per_worker)
+            try:
+                with Mount(latfs, mnt):
+                    c0 = cluster_cpu(client)
+                    s, lines = dask_scan(client, mnt, out_dir)
+                    used = cluster_cpu(client) - c0
+                    # each mount has a device number of its own
+                    _, ref = tool_lines(mnt, threads=64)
+                rates[w] = s.entries / s.elapsed
+                same = sorted(lines) == sorted(ref)
+                print(f"dask {w} worker(s) x {per_worker:<2} threads  "
+                      f"{rates[w]:8.0f}/s  {s.elapsed:6.2f} s  cpu "
+                      f"{used / n * 1e6:5.0f} us/entry  start-up {up:.2f} s"
+                      f"  tasks {s.tasks}  "
+                      f"{'same' if same else 'DIFFERENT'} records")
+            finally:
+                client.close()
+                c.close()
+        print(f"  {per_worker} threads per worker: 4 workers / 1 worker "
+              f"{rates[4] / rates[1]:.2f} (target >= 3); 4 workers / best "
+              f"xstat -r {rates[4] / best:.2f} (target > 1)")
     subprocess.run(["rm", "-rf", out_dir])
 
 
 if __name__ == "__main__":
+    print("load average at start: %.1f %.1f %.1f (2 cores shared)"
+          % os.getloadavg())
     if sys.argv[1] == "local":
         local(sys.argv[2:])
     else:
-        fuse(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+        fuse(sys.argv[2], [int(t) for t in sys.argv[3].split(",")],
+             sys.argv[4:])

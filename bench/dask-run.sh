@@ -13,8 +13,8 @@
 #    /var/tmp/linux-6.1-dask/linux-source-6.1) and a made-up tree of
 #    100 directories of 1000 files.
 # 2. bench/latfs over FUSE, each request answered after $XD_LATENCY_US
-#    (1500) microseconds by a multi-threaded server: files/s of 1 and 4
-#    worker processes ($XD_THREADS threads each, 8) and of xstat -r
+#    (2000) microseconds by a multi-threaded server: files/s of 1 and 4
+#    worker processes ($XD_THREADS threads each: 1,8,32) and of xstat -r
 #    --threads=N, on $XD_DIRS (128) directories of $XD_FILES (125) files,
 #    mounted afresh for each run (the kernel keeps what it learns for
 #    30 s, as an NFS client does).
@@ -62,6 +62,6 @@ $py "$top/bench/dask-bench.py" local $trees || exit 1
 
 ${CC:-cc} -O2 -D_FILE_OFFSET_BITS=64 $(pkg-config --cflags fuse3) \
 	"$top/bench/latfs.c" $(pkg-config --libs fuse3) -o "$work/latfs" || exit 2
-$py "$top/bench/dask-bench.py" fuse "$mnt" "${XD_THREADS:-8}" \
+$py "$top/bench/dask-bench.py" fuse "$mnt" "${XD_THREADS:-1,8,32}" \
 	"$work/latfs" --dirs="${XD_DIRS:-128}" --files="${XD_FILES:-125}" \
-	--latency-us="${XD_LATENCY_US:-1500}" -o max_threads=256
+	--latency-us="${XD_LATENCY_US:-2000}" -o max_threads=256

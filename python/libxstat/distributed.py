@@ -17,8 +17,9 @@ records (identified by the directories it read: one task per directory)
 replace the lost ones: nothing is lost and nothing counted twice.
 
 How much a task holds: a task costs a worker thread per_task_s whatever
-it does (measured at the start with empty tasks), a directory entry
-costs it per_entry_s (measured from the tasks that come back), so a
+it does (empty tasks are timed at the start; then the time the threads
+did not spend reading, per task), a directory entry costs it
+per_entry_s (measured from the tasks that come back), so a
 directory of per_task_s / per_entry_s entries is just worth a task of its
 own (Summary.worth_a_task); sibling directories are batched until they
 are expected to hold ten times that.
@@ -252,10 +253,12 @@ def _check_roots(paths: _t.Sequence[bytes]) -> _t.List[_t.Tuple[bytes, str]]:
 # ---- the client's side: spread the work, learn the costs ----
 
 class Summary:
-    """What a scan did: counts, time, the workers used and the costs it
-    measured (per_task_s: one task's round trip through the scheduler;
-    per_entry_s: a worker's time per entry; worth_a_task: the entries a
-    directory needs to be worth a task of its own)."""
+    """What a scan did: counts, time, the workers used (address: tasks)
+    and the costs it measured, in a worker thread's seconds: empty_task_s,
+    an empty task; per_task_s, a task as the scan met it (the time the
+    threads did not spend reading, per task, once there were two tasks
+    per thread); per_entry_s, an entry; worth_a_task, the entries a
+    directory needs to be worth a task of its own."""
 
     def __init__(self) -> None:
         self.entries = 0
@@ -264,6 +267,7 @@ class Summary:
         self.dirs = 0
         self.elapsed = 0.0
         self.workers: _t.Dict[str, int] = {}     # address: tasks run
+        self.empty_task_s = 0.0
         self.per_task_s = 0.0
         self.per_entry_s = 0.0
         self.worth_a_task = 1
@@ -278,8 +282,9 @@ class Summary:
                 f"{self.elapsed:.2f} s, {self.rate:.0f} entries/s, "
                 f"{len(self.workers)} workers used, {self.tasks} tasks for "
                 f"{self.dirs} directories (task {self.per_task_s * 1e3:.2f} "
-                f"ms, entry {self.per_entry_s * 1e6:.1f} us: a task is "
-                f"worth {self.worth_a_task} entries)")
+                f"ms, empty {self.empty_task_s * 1e3:.2f} ms, entry "
+                f"{self.per_entry_s * 1e6:.1f} us: a task is worth "
+                f"{self.worth_a_task} entries)")
 
 
 def _per_task_cost(client: _t.Any, rounds: int = 200) -> float:
@@ -359,7 +364,7 @@ class _Walk:
         pending.add(self.client.submit(_meta, fut, key=key + "-meta")
                     if self.out is None else fut)
 
-    def _learn(self, m: _t.Dict[str, _t.Any]) -> None:
+    def _learn(self, m: _t.Dict[str, _t.Any], elapsed: float) -> None:
         s = self.s
         s.entries += m["entries"]
         s.errors += m["errors"]
@@ -371,6 +376,12 @@ class _Walk:
         self.dir_bytes += m["dir_bytes"]
         self.dir_entries += m["dir_entries"]
         self.work_s += m["elapsed"]
+        # what the threads did not spend reading, per task: the
+        # scheduling as the scan meets it (with the idle time at the
+        # start and the end), never below an empty task's cost
+        if s.tasks >= 2 * self.threads:
+            seen = (elapsed * self.threads - self.work_s) / s.tasks
+            s.per_task_s = max(s.empty_task_s, seen)
         if s.entries:
             s.per_entry_s = self.work_s / s.entries
             s.worth_a_task = max(1, round(s.per_task_s / s.per_entry_s))
@@ -378,7 +389,8 @@ class _Walk:
     def run(self, roots: _t.List[bytes]) -> Summary:
         from distributed import as_completed
 
-        self.s.per_task_s = _per_task_cost(self.client)
+        self.s.empty_task_s = _per_task_cost(self.client)
+        self.s.per_task_s = self.s.empty_task_s
         t0 = _time.perf_counter()
         pending = as_completed(with_results=True)
         for root in roots:
@@ -390,7 +402,7 @@ class _Walk:
                     m = m["meta"]
                 fut.release()
                 self.inflight -= 1
-                self._learn(m)
+                self._learn(m, _time.perf_counter() - t0)
                 self.s.elapsed = _time.perf_counter() - t0
                 if self.progress:
                     self.progress(self.s)
