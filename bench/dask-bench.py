@@ -26,7 +26,8 @@ from distributed import Client, LocalCluster
 from libxstat import distributed as xd
 
 TOOL = os.environ["XSTAT_TOOL"]
-KS = [int(k) for k in os.environ.get("XD_TOOL_THREADS", "1 4 16 32 64").split()]
+KS = [int(k) for k in
+      os.environ.get("XD_TOOL_THREADS", "1 4 16 32 64").split()]
 
 
 def tool_lines(root, threads=None, cpu=None):

@@ -37,7 +37,6 @@ import hashlib as _hashlib
 import json as _json
 import os as _os
 import stat as _stat
-import statistics as _statistics
 import time as _time
 import typing as _t
 

@@ -17,7 +17,6 @@ a 64-bit value past 2**53 is a string of digits.
 
 import os as _os
 import re as _re
-import stat as _stat
 import typing as _t
 
 from . import Request, TokenSource, xstat_result
@@ -198,17 +197,18 @@ MEMBERS: _t.Tuple[_Row, ...] = (
     ("gen", 0, lambda r, f: _num(r.st_gen)),
     ("data_version", 0, lambda r, f: _num(r.st_data_version)),
     ("mnt_id", int(Request.MNT_ID), lambda r, f: _mnt_id(r)),
-    ("attributes", int(Request.ATTRIBUTES), lambda r, f: _obj(set=r.st_attributes,
-                                     known=r.st_attributes_mask)),
-    ("dioalign", int(Request.DIOALIGN), lambda r, f: _obj(mem=r.st_dio_mem_align,
-                                   offset=r.st_dio_offset_align)),
+    ("attributes", int(Request.ATTRIBUTES), lambda r, f: _obj(
+        set=r.st_attributes, known=r.st_attributes_mask)),
+    ("dioalign", int(Request.DIOALIGN), lambda r, f: _obj(
+        mem=r.st_dio_mem_align, offset=r.st_dio_offset_align)),
     ("subvol", int(Request.SUBVOL), lambda r, f: _num(r.st_subvol)),
     ("write_atomic", int(Request.WRITE_ATOMIC), lambda r, f: _obj(
         unit_min=r.st_atomic_write_unit_min,
         unit_max=r.st_atomic_write_unit_max,
         unit_max_opt=r.st_atomic_write_unit_max_opt,
         segments_max=r.st_atomic_write_segments_max)),
-    ("dio_read_align", int(Request.DIO_READ_ALIGN), lambda r, f: _num(r.st_dio_read_offset_align)),
+    ("dio_read_align", int(Request.DIO_READ_ALIGN),
+     lambda r, f: _num(r.st_dio_read_offset_align)),
     ("change_token", int(Request.CHANGE_TOKEN), lambda r, f: _token(r)),
     ("dv_promise", int(Request.DV_PROMISE), lambda r, f: _dv_promise(r)),
 )
@@ -247,7 +247,3 @@ def error_record(path: bytes, err: int) -> str:
     text, _ = _string(_os.strerror(err).encode())
     return (_head(path) + f',"error":{{"errno":{err},"message":{text}}}}}')
 
-
-def is_dir(r: _t.Optional[xstat_result]) -> bool:
-    return r is not None and r.st_mode is not None and \
-        _stat.S_ISDIR(r.st_mode)
