@@ -18,6 +18,14 @@ if ! "$PYTHON" -c 'import distributed, dask.bag' 2>/dev/null; then
 	exit 77
 fi
 
+# Worker processes (multiprocessing) need POSIX semaphores.
+if ! "$PYTHON" -c 'import multiprocessing; multiprocessing.Lock()' \
+	2>/dev/null; then
+	echo "SKIP: no POSIX semaphores for $PYTHON's multiprocessing" \
+		"(/dev/shm not writable?): Dask cannot start worker processes" >&2
+	exit 77
+fi
+
 # The package as it is installed: one directory, the modules inside,
 # readable by the unprivileged worker the tests start.
 pkg=$(mktemp -d "${TMPDIR:-/tmp}/libxstat-dask.XXXXXX") || exit 99
