@@ -36,7 +36,9 @@ import errno as _errno
 import hashlib as _hashlib
 import json as _json
 import os as _os
+import socket as _socket
 import stat as _stat
+import threading as _threading
 import time as _time
 import typing as _t
 
@@ -183,7 +185,10 @@ def _write_part(out: str, name: str, lines: _t.List[str]) -> None:
     worker's data is in the page cache all the same, and a machine that
     goes down takes the scan with it (run it again)."""
     final = _os.path.join(out, name)
-    tmp = _os.path.join(out, f".{name}.{_os.getpid()}.tmp")
+    # the host, process and thread that write it: unique on a shared
+    # filesystem too
+    tmp = _os.path.join(out, f".{name}.{_socket.gethostname()}."
+                             f"{_os.getpid()}.{_threading.get_ident()}.tmp")
     with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         for line in lines:
             f.write(line)
@@ -449,6 +454,9 @@ def run(paths: _t.Any, client: _t.Any, *, fields: int = DEFAULT_FIELDS,
     _check_workers(client, roots)
     if out is not None:
         _os.makedirs(out, exist_ok=True)
+        if any(n.startswith("part-") for n in _os.listdir(out)):
+            raise FileExistsError(_errno.EEXIST, "holds the part files of "
+                                  "another scan", out)
     w = _Walk(client, fields, max_depth, out, batch, progress)
     summary = w.run(roots)
     if out is not None:
@@ -602,6 +610,9 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
             sys.stdout.flush()
     except PathMissingOnWorker as e:
         print(f"xstat-dask: {e.strerror}", file=sys.stderr)
+        return 2
+    except FileExistsError as e:
+        print(f"xstat-dask: {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
     finally:
         client.close()
