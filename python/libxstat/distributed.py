@@ -291,7 +291,7 @@ class Summary:
                 f"{self.worth_a_task} entries)")
 
 
-def _per_task_cost(client: _t.Any, rounds: int = 200) -> float:
+def _per_task_cost(client: _t.Any, rounds: int = 100) -> float:
     """What a task costs a worker thread beyond its work: @rounds empty
     tasks submitted at once, the time they took on all the cluster's
     threads, per task."""
