@@ -99,8 +99,11 @@ static bool walk(const char *fmt, struct walk_job *j,
 			continue;
 		}
 		if (*b != '%') {
+			/* a run of plain text at once */
+			len = strcspn(b, o->backslash ? "%\\" : "%");
 			if (print)
-				putc(*b, out_fp());
+				fwrite_unlocked(b, 1, len, out_fp());
+			b += len - 1;
 			continue;
 		}
 		len = directive_len(b);
@@ -124,7 +127,7 @@ static bool walk(const char *fmt, struct walk_job *j,
 					    quote_n(0, s.fmt, QS_LOCALE));
 			}
 			if (print)
-				putc('%', out_fp());
+				putc_unlocked('%', out_fp());
 			continue;
 		}
 		if (o->fs) {

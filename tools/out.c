@@ -99,19 +99,21 @@ bool out_stdin_closed(void)
 
 FILE *out_fp(void)
 {
-	if (!rec.fp)
+	if (!rec.fp) {
 		rec.fp = open_memstream(&rec.buf, &rec.len);
-	/* no memory for a buffer: straight to stdout, unbuffered by us */
-	return rec.fp ? rec.fp : stdout;
+		if (!rec.fp) {
+			/* as quote.c's buffers: no output would make sense */
+			fputs("xstat: memory exhausted\n", stderr);
+			exit(1);
+		}
+	}
+	return rec.fp;
 }
 
 bool out_record_end(bool zero)
 {
-	if (!rec.fp) {
-		if (zero)
-			putc('\0', stdout);
+	if (!rec.fp)
 		return !ferror(stdout);
-	}
 	fflush(rec.fp);
 	if (zero && rec.len && rec.buf[rec.len - 1] == '\n') {
 		fseeko(rec.fp, -1, SEEK_CUR);

@@ -35,7 +35,10 @@ void out_init(void);
 /* Standard input was closed when the program started. */
 bool out_stdin_closed(void);
 
-/* Where the calling thread prints its records. */
+/*
+ * Where the calling thread prints its records: a stream only this thread
+ * uses, so the *_unlocked stdio calls are safe on it.
+ */
 FILE *out_fp(void);
 
 /*

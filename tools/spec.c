@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,19 +50,115 @@ static struct spec *spec_copy(struct spec *dst, const struct spec *src)
 	return dst;
 }
 
+/*
+ * The common directives ("%s", "%-10s", "%05i": flags '-' and '0', a
+ * width, no precision) are written here; printf() does the rest.  A walk
+ * prints a few dozen of them per entry, and printf's parsing of a format
+ * made anew each time was most of the tool's own time (bench/RESULTS.md).
+ */
+struct simple {
+	size_t width;
+	bool left, zero;
+};
+
+/*
+ * Whether the first @len bytes of @s are a simple directive once the flags
+ * not in @allowed are dropped (as make_format() drops them); a flag of
+ * @hard (grouping, sign, alternate form) is left to printf.
+ */
+static bool simple_spec(const struct spec *s, size_t len, const char *allowed,
+			const char *hard, struct simple *o)
+{
+	size_t i;
+
+	*o = (struct simple){ 0 };
+	for (i = 1; i < len && strchr(SPEC_FLAGS, s->fmt[i]); i++) {
+		char c = s->fmt[i];
+
+		if (!strchr(allowed, c))
+			continue;
+		if (strchr(hard, c))
+			return false;
+		if (c == '-')
+			o->left = true;
+		else if (c == '0')
+			o->zero = true;
+	}
+	for (; i < len && isdigit((unsigned char)s->fmt[i]); i++) {
+		o->width = o->width * 10 + (size_t)(s->fmt[i] - '0');
+		if (o->width > 4096)
+			return false;
+	}
+	return i == len;
+}
+
+/* @n bytes of @str (a sign first, for @numeric ones) padded to the width. */
+static int put_padded(const struct simple *o, const char *str, size_t n,
+		      bool numeric)
+{
+	FILE *f = out_fp();
+	size_t pad = o->width > n ? o->width - n : 0, i;
+	int total = (int)(n + pad);
+
+	if (o->left) {
+		fwrite_unlocked(str, 1, n, f);
+		for (i = 0; i < pad; i++)
+			putc_unlocked(' ', f);
+	} else if (o->zero && numeric) {
+		if (*str == '-') {
+			putc_unlocked('-', f);
+			str++;
+			n--;
+		}
+		for (i = 0; i < pad; i++)
+			putc_unlocked('0', f);
+		fwrite_unlocked(str, 1, n, f);
+	} else {
+		for (i = 0; i < pad; i++)
+			putc_unlocked(' ', f);
+		fwrite_unlocked(str, 1, n, f);
+	}
+	return total;
+}
+
+/* @v in @base into the end of @buf; returns where it starts. */
+static char *digits(char *end, uintmax_t v, unsigned base)
+{
+	char *p = end;
+
+	do
+		*--p = "0123456789abcdef"[v % base];
+	while (v /= base);
+	return p;
+}
+
 int out_string(const struct spec *s, const char *arg)
 {
 	struct spec t;
+	struct simple o;
 
-	return fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "-", "s"), arg);
+	if (simple_spec(s, s->len, "-", "", &o))
+		return put_padded(&o, arg, strlen(arg), false);
+	return fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "-",
+					     "s"), arg);
 }
 
 static int out_int_len(const struct spec *s, size_t len, intmax_t arg)
 {
+	char buf[32], *p;
 	struct spec t;
+	struct simple o;
 
-	return fprintf(out_fp(), make_format(spec_copy(&t, s), len, "'-+ 0", PRIdMAX),
-		      arg);
+	if (simple_spec(s, len, "'-+ 0", "'+ ", &o)) {
+		p = digits(buf + sizeof(buf), arg < 0 ? -(uintmax_t)arg :
+						       (uintmax_t)arg, 10);
+		if (arg < 0)
+			*--p = '-';
+		return put_padded(&o, p, (size_t)(buf + sizeof(buf) - p),
+				  true);
+	}
+	return fprintf(out_fp(), make_format(spec_copy(&t, s), len, "'-+ 0",
+					     PRIdMAX), arg);
 }
 
 void out_int(const struct spec *s, intmax_t arg)
@@ -77,25 +174,37 @@ void out_string_all_flags(const struct spec *s, const char *arg)
 	fprintf(out_fp(), strcat(t.fmt, "s"), arg);
 }
 
+/* @arg in @base, or printf with @conv when the directive is not simple. */
+static void out_unsigned(const struct spec *s, uintmax_t arg,
+			 const char *allowed, const char *hard, unsigned base,
+			 const char *conv)
+{
+	char buf[32], *p;
+	struct spec t;
+	struct simple o;
+
+	if (simple_spec(s, s->len, allowed, hard, &o)) {
+		p = digits(buf + sizeof(buf), arg, base);
+		put_padded(&o, p, (size_t)(buf + sizeof(buf) - p), true);
+		return;
+	}
+	fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, allowed, conv),
+		arg);
+}
+
 void out_uint(const struct spec *s, uintmax_t arg)
 {
-	struct spec t;
-
-	fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "'-0", PRIuMAX), arg);
+	out_unsigned(s, arg, "'-0", "'", 10, PRIuMAX);
 }
 
 void out_uint_o(const struct spec *s, uintmax_t arg)
 {
-	struct spec t;
-
-	fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "-#0", PRIoMAX), arg);
+	out_unsigned(s, arg, "-#0", "#", 8, PRIoMAX);
 }
 
 void out_uint_x(const struct spec *s, uintmax_t arg)
 {
-	struct spec t;
-
-	fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "-#0", PRIxMAX), arg);
+	out_unsigned(s, arg, "-#0", "#", 16, PRIxMAX);
 }
 
 static const char *decimal_point(void)
