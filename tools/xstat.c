@@ -466,18 +466,19 @@ static bool print_result(const struct file_result *r, const struct options *o)
 	return ok;
 }
 
-/* -f: the file system of @name ("-": standard input's); false if failed. */
+/* -f: the file system of @name; false if that failed. */
 static bool show_fs(const char *name, const struct options *o)
 {
 	struct fs_result fs = { .name = name };
 	int ret;
 
 	if (strcmp(name, "-") == 0) {
-		errno = EBADF;
-		ret = out_stdin_closed() ? -1 : fstatfs(0, &fs.st);
-	} else {
-		ret = statfs(name, &fs.st);
+		/* as stat: a descriptor is no file system to name */
+		warn_msg(0, "using %s to denote standard input does not work "
+			 "in file system mode", quoteaf("-"));
+		return false;
 	}
+	ret = statfs(name, &fs.st);
 	if (ret < 0) {
 		/* stat -f's words */
 		warn_msg(errno, "cannot read file system information for %s",
