@@ -51,11 +51,11 @@ asks %i $R_INO
 for d in a A f; do asks "%$d" $R_MODE; done
 asks %N $R_MODE
 asks %m $R_MODE
-asks %F $((MODE | SIZE))
+asks %F $((R_MODE | R_SIZE))
 asks %h $R_NLINK
 for d in u U; do asks "%$d" $R_UID; done
 for d in g G; do asks "%$d" $R_GID; done
-for d in r R t T Hr Lr; do asks "%$d" $((RDEV | MODE)); done
+for d in r R t T Hr Lr; do asks "%$d" $((R_RDEV | R_MODE)); done
 asks %s $R_SIZE
 asks %b $R_BLOCKS
 for d in w W; do asks "%$d" $R_BTIME; done
@@ -73,13 +73,13 @@ asks '%{atomic_unit_min} %{atomic_segments_max}' $R_WA
 asks '%{dio_read_offset_align}' $R_DIOREAD
 asks '%{change_token} %{token_source}' $R_TOKEN
 asks '%{dv_promise}' $R_DVP
-asks '%i %s %Y %W' $((INO | SIZE | MTIME | BTIME))
-asks '%i %W %{gen} %{data_version}' $((INO | BTIME | GEN | DV))
+asks '%i %s %Y %W' $((R_INO | R_SIZE | R_MTIME | R_BTIME))
+asks '%i %W %{gen} %{data_version}' $((R_INO | R_BTIME | R_GEN | R_DV))
 # options add to a format's bits
-asks %i $((INO | GEN | DV)) -e
-asks %i $((INO | 0x7ff)) -m 0x7ff
-asks %i $((INO | MNT_ID)) --mnt-id
-asks %i $((INO | TOKEN)) --change-token
+asks %i $((R_INO | R_GEN | R_DV)) -e
+asks %i $((R_INO | 0x7ff)) -m 0x7ff
+asks %i $((R_INO | R_MNT_ID)) --mnt-id
+asks %i $((R_INO | R_TOKEN)) --change-token
 
 # $1 label, $2 expected, rest: the options (no format)
 layout_asks() {
@@ -103,7 +103,7 @@ layout_asks "-a" 0x7000fffff -a
 layout_asks "-m 0x100" 0x100 -m 0x100
 layout_asks "--json" 0xfff --json
 layout_asks "--json -e" 0x3fff --json -e
-layout_asks "-t" $((0x7ff | BTIME)) -t
+layout_asks "-t" $((0x7ff | R_BTIME)) -t
 # the Generation and Data version lines: only when asked for
 if "$tool" "$f" | grep -q '^Generation:\|^Data version:'; then
 	echo "FAIL: the default layout shows a Generation or Data version line"
