@@ -140,7 +140,8 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (optind != argc - 1 || threads < 1 || threads > 64) {
-		fprintf(stderr, "usage: walk-floor [-t THREADS] [-m MASK] DIR\n");
+		fprintf(stderr,
+			"usage: walk-floor [-t THREADS] [-m MASK] DIR\n");
 		return 2;
 	}
 	push(strdup(argv[optind]));

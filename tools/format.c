@@ -36,7 +36,8 @@ static int hexval(char c)
  */
 static size_t out_escape(const char *p, bool print)
 {
-	static const char from[] = "abefnrtv\"\\", to[] = "\a\b\x1b\f\n\r\t\v\"\\";
+	static const char from[] = "abefnrtv\"\\",
+			  to[] = "\a\b\x1b\f\n\r\t\v\"\\";
 	const char *e;
 	int v, n;
 

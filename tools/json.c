@@ -139,8 +139,8 @@ static void json_head(const struct file_result *r)
 static void json_dev(const char *name, const struct xstat_dev *d, bool ok)
 {
 	if (ok)
-		fprintf(out_fp(), ",\"%s\":{\"major\":%u,\"minor\":%u}", name, d->major,
-		       d->minor);
+		fprintf(out_fp(), ",\"%s\":{\"major\":%u,\"minor\":%u}", name,
+			d->major, d->minor);
 	else
 		fprintf(out_fp(), ",\"%s\":null", name);
 }
@@ -173,7 +173,8 @@ static void json_promise_flags(unsigned long long promise)
 	fprintf(out_fp(), "\"promise\":");
 	json_u64(promise);
 	human_promise(names, sizeof(names), promise, "\",\"");
-	fprintf(out_fp(), promise ? ",\"flags\":[\"%s\"]" : ",\"flags\":[]", names);
+	fprintf(out_fp(), promise ? ",\"flags\":[\"%s\"]" : ",\"flags\":[]",
+		names);
 }
 
 static void json_promises(const struct file_result *r)
@@ -219,7 +220,8 @@ static void json_extras(const struct file_result *r)
 	if (mnt) {
 		fprintf(out_fp(), "{\"id\":");
 		json_u64(mnt->mnt_id);
-		fprintf(out_fp(), ",\"unique\":%s}", mnt->unique ? "true" : "false");
+		fprintf(out_fp(), ",\"unique\":%s}",
+			mnt->unique ? "true" : "false");
 	} else {
 		fprintf(out_fp(), "null");
 	}
@@ -240,10 +242,11 @@ static void json_extras(const struct file_result *r)
 		fprintf(out_fp(), ",\"dioalign\":null");
 	json_num("subvol", sv ? sv->subvol : 0, sv != NULL);
 	if (wa)
-		fprintf(out_fp(), ",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
-		       "\"unit_max_opt\":%u,\"segments_max\":%u}",
-		       wa->unit_min, wa->unit_max, wa->unit_max_opt,
-		       wa->segments_max);
+		fprintf(out_fp(),
+			",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
+			"\"unit_max_opt\":%u,\"segments_max\":%u}",
+			wa->unit_min, wa->unit_max, wa->unit_max_opt,
+			wa->segments_max);
 	else
 		fprintf(out_fp(), ",\"write_atomic\":null");
 	json_num("dio_read_align", dr ? dr->offset_align : 0, dr != NULL);

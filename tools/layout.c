@@ -52,8 +52,8 @@ static void promise_tail(const struct file_result *r, unsigned long long bit)
 	if (bit == XSTAT_REQUEST_CHANGE_TOKEN) {
 		tok = extra(r, bit);
 		human_promise(names, sizeof(names), tok->promise, ", ");
-		fprintf(out_fp(), " (from %s: %s)\n", human_token_source(tok->source),
-		       names);
+		fprintf(out_fp(), " (from %s: %s)\n",
+			human_token_source(tok->source), names);
 	} else {
 		dvp = extra(r, bit);
 		human_promise(names, sizeof(names), dvp->promise, ", ");

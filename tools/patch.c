@@ -47,13 +47,27 @@ static void patch_time(const char *field, const struct xstat_time *xt)
 static char patch_type(unsigned m)
 {
 	switch (m & S_IFMT) {
-	case S_IFIFO:	fprintf(out_fp(), " FIFO\n");			return 'p';
-	case S_IFCHR:	fprintf(out_fp(), " character special file\n");	return 'c';
-	case S_IFDIR:	fprintf(out_fp(), " directory\n");			return 'd';
-	case S_IFBLK:	fprintf(out_fp(), " block special file\n");	return 'b';
-	case S_IFREG:	fprintf(out_fp(), " regular file\n");		return '-';
-	case S_IFLNK:	fprintf(out_fp(), " symbolic link\n");		return 'l';
-	case S_IFSOCK:	fprintf(out_fp(), " socket\n");			return 's';
+	case S_IFIFO:
+		fprintf(out_fp(), " FIFO\n");
+		return 'p';
+	case S_IFCHR:
+		fprintf(out_fp(), " character special file\n");
+		return 'c';
+	case S_IFDIR:
+		fprintf(out_fp(), " directory\n");
+		return 'd';
+	case S_IFBLK:
+		fprintf(out_fp(), " block special file\n");
+		return 'b';
+	case S_IFREG:
+		fprintf(out_fp(), " regular file\n");
+		return '-';
+	case S_IFLNK:
+		fprintf(out_fp(), " symbolic link\n");
+		return 'l';
+	case S_IFSOCK:
+		fprintf(out_fp(), " socket\n");
+		return 's';
 	}
 	fprintf(out_fp(), "unknown type (%o)\n", m & S_IFMT);
 	return '?';
@@ -95,12 +109,12 @@ void patch_print(const struct file_result *r)
 
 	if (rm & XSTAT_REQUEST_MODE)
 		/* the patch knows no setuid/sticky letters */
-		fprintf(out_fp(), "Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ", m & 07777, ft,
-		       m & S_IRUSR ? 'r' : '-', m & S_IWUSR ? 'w' : '-',
-		       m & S_IXUSR ? 'x' : '-', m & S_IRGRP ? 'r' : '-',
-		       m & S_IWGRP ? 'w' : '-', m & S_IXGRP ? 'x' : '-',
-		       m & S_IROTH ? 'r' : '-', m & S_IWOTH ? 'w' : '-',
-		       m & S_IXOTH ? 'x' : '-');
+		fprintf(out_fp(), "Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ",
+			m & 07777, ft, m & S_IRUSR ? 'r' : '-',
+			m & S_IWUSR ? 'w' : '-', m & S_IXUSR ? 'x' : '-',
+			m & S_IRGRP ? 'r' : '-', m & S_IWGRP ? 'w' : '-',
+			m & S_IXGRP ? 'x' : '-', m & S_IROTH ? 'r' : '-',
+			m & S_IWOTH ? 'w' : '-', m & S_IXOTH ? 'x' : '-');
 	if (rm & XSTAT_REQUEST_UID)
 		fprintf(out_fp(), "Uid: %d   \n", (int)x->st_uid);
 	if (rm & XSTAT_REQUEST_GID)

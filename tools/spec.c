@@ -285,8 +285,9 @@ void out_epoch_sec(const struct spec *in, const struct xstat_time *t)
 	if (minus_zero) {
 		struct spec z = s;
 
-		int_len = fprintf(out_fp(), make_format(&z, sec_len, "'-+ 0", ".0f"),
-				 -0.25);
+		int_len = fprintf(out_fp(),
+				  make_format(&z, sec_len, "'-+ 0", ".0f"),
+				  -0.25);
 	} else {
 		int_len = out_int_len(&s, sec_len, sec);
 	}
@@ -297,8 +298,8 @@ void out_epoch_sec(const struct spec *in, const struct xstat_time *t)
 		int trailing_width = ilen < width && dp_len < width - ilen ?
 				     width - ilen - dp_len - prec : 0;
 
-		fprintf(out_fp(), "%s%.*d%-*.*d", dp, prec, frac, trailing_width,
-		       trailing_prec, 0);
+		fprintf(out_fp(), "%s%.*d%-*.*d", dp, prec, frac,
+			trailing_width, trailing_prec, 0);
 	}
 }
 
