@@ -5,7 +5,9 @@
  * 1900 on glibc: a wrong date is worse than none.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <sys/stat.h>
 #include "human.h"
@@ -16,29 +18,65 @@ void seconds_time(char *buf, const struct xstat_time *t)
 		 (unsigned long long)t->tv_nsec);
 }
 
-void human_time(char *buf, const struct xstat_time *t)
+/*
+ * "YYYY-MM-DD HH:MM:SS" of @sec into @date and " +ZZZZ" into @zone;
+ * false if the time cannot be broken down.
+ */
+static bool break_down(long long secs, char *date, size_t dlen, char *zone,
+		       size_t zlen)
 {
-	time_t sec = (time_t)t->tv_sec;
+	time_t sec = (time_t)secs;
 	long long year, off;
 	struct tm tm;
-	char zone[40];
 
-	if ((long long)sec != t->tv_sec || !localtime_r(&sec, &tm)) {
-		seconds_time(buf, t);
-		return;
-	}
+	if ((long long)sec != secs || !localtime_r(&sec, &tm))
+		return false;
 	year = (long long)tm.tm_year + 1900;
 	off = tm.tm_gmtoff;
-	snprintf(zone, sizeof(zone), "%c%02lld%02lld", off < 0 ? '-' : '+',
+	snprintf(zone, zlen, " %c%02lld%02lld", off < 0 ? '-' : '+',
 		 (off < 0 ? -off : off) / 3600,
 		 (off < 0 ? -off : off) / 60 % 60);
 	/* stat pads the year to four characters, the sign included */
-	snprintf(buf, HUMAN_TIME_MAX,
-		 year < 0 ? "-%03lld-%02d-%02d %02d:%02d:%02d.%09llu %s" :
-			    "%04lld-%02d-%02d %02d:%02d:%02d.%09llu %s",
+	snprintf(date, dlen,
+		 year < 0 ? "-%03lld-%02d-%02d %02d:%02d:%02d" :
+			    "%04lld-%02d-%02d %02d:%02d:%02d",
 		 year < 0 ? -year : year, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (unsigned long long)t->tv_nsec, zone);
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return true;
+}
+
+/*
+ * The last second broken down, per thread: a file's times, and the files
+ * of one directory, often share their second, and localtime_r() takes a
+ * lock of glibc's each time.  The same second gives the same words.
+ */
+static __thread struct {
+	bool		valid;
+	long long	sec;
+	char		date[HUMAN_TIME_MAX], zone[40];
+} last;
+
+void human_time(char *buf, const struct xstat_time *t)
+{
+	unsigned long long ns = t->tv_nsec;
+	char *p;
+	int i;
+
+	if (!last.valid || last.sec != t->tv_sec) {
+		last.valid = break_down(t->tv_sec, last.date,
+					sizeof(last.date), last.zone,
+					sizeof(last.zone));
+		if (!last.valid) {
+			seconds_time(buf, t);
+			return;
+		}
+		last.sec = t->tv_sec;
+	}
+	p = stpcpy(buf, last.date);
+	*p++ = '.';
+	for (i = 8; i >= 0; i--, ns /= 10)
+		p[i] = (char)('0' + ns % 10);
+	strcpy(p + 9, last.zone);
 }
 
 static char type_letter(unsigned mode)

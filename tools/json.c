@@ -9,6 +9,7 @@
  *   lowercase hex (else it is null);
  * - control characters, U+007F-U+009F, U+2028 and U+2029 are written as
  *   \u escapes, so no ESC or newline is ever raw;
+ * - "type" is the file type as stat -c %F names it;
  * - an unsigned or signed 64-bit value is a JSON number when its magnitude
  *   is at most 2^53 (exact in every JSON parser) and a string of decimal
  *   digits otherwise.
@@ -18,12 +19,13 @@
 #include <string.h>
 #include "human.h"
 #include "json.h"
+#include "out.h"
 
 #define EXACT_MAX	(1ULL << 53)
 
 static void json_u64(unsigned long long v)
 {
-	printf(v <= EXACT_MAX ? "%llu" : "\"%llu\"", v);
+	fprintf(out_fp(), v <= EXACT_MAX ? "%llu" : "\"%llu\"", v);
 }
 
 static void json_s64(long long v)
@@ -31,7 +33,7 @@ static void json_s64(long long v)
 	unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v :
 					 (unsigned long long)v;
 
-	printf(mag <= EXACT_MAX ? "%lld" : "\"%lld\"", v);
+	fprintf(out_fp(), mag <= EXACT_MAX ? "%lld" : "\"%lld\"", v);
 }
 
 /* Length of the valid UTF-8 sequence at @s (0: invalid), its code point. */
@@ -85,29 +87,29 @@ static bool json_string(const char *str)
 	bool lossy = false;
 	unsigned cp;
 
-	putchar('"');
+	putc('"', out_fp());
 	while (i < n) {
 		len = utf8_seq(s + i, n - i, &cp);
 		if (!len) {
-			fputs("\\ufffd", stdout);
+			fputs("\\ufffd", out_fp());
 			lossy = true;
 			i++;
 			continue;
 		}
 		if (cp == '"' || cp == '\\')
-			printf("\\%c", (char)cp);
+			fprintf(out_fp(), "\\%c", (char)cp);
 		else if (cp == '\n')
-			fputs("\\n", stdout);
+			fputs("\\n", out_fp());
 		else if (cp == '\t')
-			fputs("\\t", stdout);
+			fputs("\\t", out_fp());
 		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
 			 cp == 0x2028 || cp == 0x2029)
-			printf("\\u%04x", cp);
+			fprintf(out_fp(), "\\u%04x", cp);
 		else
-			fwrite(s + i, 1, len, stdout);
+			fwrite(s + i, 1, len, out_fp());
 		i += len;
 	}
-	putchar('"');
+	putc('"', out_fp());
 	return lossy;
 }
 
@@ -115,52 +117,52 @@ static void json_hex(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	putchar('"');
+	putc('"', out_fp());
 	for (; *s; s++)
-		printf("%02x", *s);
-	putchar('"');
+		fprintf(out_fp(), "%02x", *s);
+	putc('"', out_fp());
 }
 
 static void json_head(const struct file_result *r)
 {
 	/* "path" first: line-oriented readers match on the prefix */
-	printf("{\"path\":");
+	fprintf(out_fp(), "{\"path\":");
 	if (json_string(r->name)) {
-		printf(",\"path_bytes\":");
+		fprintf(out_fp(), ",\"path_bytes\":");
 		json_hex(r->name);
 	} else {
-		printf(",\"path_bytes\":null");
+		fprintf(out_fp(), ",\"path_bytes\":null");
 	}
-	printf(",\"schema\":%d", JSON_SCHEMA);
+	fprintf(out_fp(), ",\"schema\":%d", JSON_SCHEMA);
 }
 
 static void json_dev(const char *name, const struct xstat_dev *d, bool ok)
 {
 	if (ok)
-		printf(",\"%s\":{\"major\":%u,\"minor\":%u}", name, d->major,
-		       d->minor);
+		fprintf(out_fp(), ",\"%s\":{\"major\":%u,\"minor\":%u}", name,
+			d->major, d->minor);
 	else
-		printf(",\"%s\":null", name);
+		fprintf(out_fp(), ",\"%s\":null", name);
 }
 
 static void json_time(const char *name, const struct xstat_time *t, bool ok)
 {
 	if (!ok) {
-		printf(",\"%s\":null", name);
+		fprintf(out_fp(), ",\"%s\":null", name);
 		return;
 	}
-	printf(",\"%s\":{\"sec\":", name);
+	fprintf(out_fp(), ",\"%s\":{\"sec\":", name);
 	json_s64(t->tv_sec);
-	printf(",\"nsec\":%llu}", (unsigned long long)t->tv_nsec);
+	fprintf(out_fp(), ",\"nsec\":%llu}", (unsigned long long)t->tv_nsec);
 }
 
 static void json_num(const char *name, unsigned long long v, bool ok)
 {
-	printf(",\"%s\":", name);
+	fprintf(out_fp(), ",\"%s\":", name);
 	if (ok)
 		json_u64(v);
 	else
-		printf("null");
+		fprintf(out_fp(), "null");
 }
 
 /* "promise":N,"flags":["every_change",...] */
@@ -168,10 +170,11 @@ static void json_promise_flags(unsigned long long promise)
 {
 	char names[PROMISE_NAMES_MAX];
 
-	printf("\"promise\":");
+	fprintf(out_fp(), "\"promise\":");
 	json_u64(promise);
 	human_promise(names, sizeof(names), promise, "\",\"");
-	printf(promise ? ",\"flags\":[\"%s\"]" : ",\"flags\":[]", names);
+	fprintf(out_fp(), promise ? ",\"flags\":[\"%s\"]" : ",\"flags\":[]",
+		names);
 }
 
 static void json_promises(const struct file_result *r)
@@ -181,24 +184,24 @@ static void json_promises(const struct file_result *r)
 	const struct xstat_dv_promise *dvp =
 		extra(r, XSTAT_REQUEST_DV_PROMISE);
 
-	printf(",\"change_token\":");
+	fprintf(out_fp(), ",\"change_token\":");
 	if (tok) {
-		printf("{\"token\":");
+		fprintf(out_fp(), "{\"token\":");
 		json_u64(tok->token);
-		printf(",\"source\":\"%s\",",
+		fprintf(out_fp(), ",\"source\":\"%s\",",
 		       human_token_source(tok->source));
 		json_promise_flags(tok->promise);
-		putchar('}');
+		putc('}', out_fp());
 	} else {
-		printf("null");
+		fprintf(out_fp(), "null");
 	}
-	printf(",\"dv_promise\":");
+	fprintf(out_fp(), ",\"dv_promise\":");
 	if (dvp) {
-		putchar('{');
+		putc('{', out_fp());
 		json_promise_flags(dvp->promise);
-		putchar('}');
+		putc('}', out_fp());
 	} else {
-		printf("null");
+		fprintf(out_fp(), "null");
 	}
 }
 
@@ -213,46 +216,59 @@ static void json_extras(const struct file_result *r)
 	const struct xstat_dio_read_align *dr =
 		extra(r, XSTAT_REQUEST_DIO_READ_ALIGN);
 
-	printf(",\"mnt_id\":");
+	fprintf(out_fp(), ",\"mnt_id\":");
 	if (mnt) {
-		printf("{\"id\":");
+		fprintf(out_fp(), "{\"id\":");
 		json_u64(mnt->mnt_id);
-		printf(",\"unique\":%s}", mnt->unique ? "true" : "false");
+		fprintf(out_fp(), ",\"unique\":%s}",
+			mnt->unique ? "true" : "false");
 	} else {
-		printf("null");
+		fprintf(out_fp(), "null");
 	}
-	printf(",\"attributes\":");
+	fprintf(out_fp(), ",\"attributes\":");
 	if (at) {
-		printf("{\"set\":");
+		fprintf(out_fp(), "{\"set\":");
 		json_u64(at->attributes);
-		printf(",\"known\":");
+		fprintf(out_fp(), ",\"known\":");
 		json_u64(at->attributes_mask);
-		putchar('}');
+		putc('}', out_fp());
 	} else {
-		printf("null");
+		fprintf(out_fp(), "null");
 	}
 	if (dio)
-		printf(",\"dioalign\":{\"mem\":%u,\"offset\":%u}",
+		fprintf(out_fp(), ",\"dioalign\":{\"mem\":%u,\"offset\":%u}",
 		       dio->mem_align, dio->offset_align);
 	else
-		printf(",\"dioalign\":null");
+		fprintf(out_fp(), ",\"dioalign\":null");
 	json_num("subvol", sv ? sv->subvol : 0, sv != NULL);
 	if (wa)
-		printf(",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
-		       "\"unit_max_opt\":%u,\"segments_max\":%u}",
-		       wa->unit_min, wa->unit_max, wa->unit_max_opt,
-		       wa->segments_max);
+		fprintf(out_fp(),
+			",\"write_atomic\":{\"unit_min\":%u,\"unit_max\":%u,"
+			"\"unit_max_opt\":%u,\"segments_max\":%u}",
+			wa->unit_min, wa->unit_max, wa->unit_max_opt,
+			wa->segments_max);
 	else
-		printf(",\"write_atomic\":null");
+		fprintf(out_fp(), ",\"write_atomic\":null");
 	json_num("dio_read_align", dr ? dr->offset_align : 0, dr != NULL);
 	json_promises(r);
 }
 
+/* "type": stat's %F ("regular file", "directory", ...), or null. */
+static void json_type(const struct file_result *r)
+{
+	fprintf(out_fp(), ",\"type\":");
+	if (have(r, XSTAT_REQUEST_MODE))
+		json_string(human_type(r->x->st_mode, r->x->st_size,
+				       have(r, XSTAT_REQUEST_SIZE)));
+	else
+		fprintf(out_fp(), "null");
+}
+
 static void json_error(const struct file_result *r, const char *message)
 {
-	printf(",\"error\":{\"errno\":%d,\"message\":", r->err);
+	fprintf(out_fp(), ",\"error\":{\"errno\":%d,\"message\":", r->err);
 	json_string(message);
-	printf("}}\n");
+	fprintf(out_fp(), "}}\n");
 }
 
 void json_print(const struct file_result *r)
@@ -267,6 +283,7 @@ void json_print(const struct file_result *r)
 	json_num("size_needed", (unsigned long long)r->ret, true);
 	json_num("result_mask", x->st_result_mask, true);
 	json_num("mode", x->st_mode, have(r, XSTAT_REQUEST_MODE));
+	json_type(r);
 	json_num("nlink", x->st_nlink, have(r, XSTAT_REQUEST_NLINK));
 	json_num("uid", x->st_uid, have(r, XSTAT_REQUEST_UID));
 	json_num("gid", x->st_gid, have(r, XSTAT_REQUEST_GID));
@@ -284,5 +301,5 @@ void json_print(const struct file_result *r)
 	json_num("data_version", x->st_data_version,
 		 have(r, XSTAT_REQUEST_DATA_VERSION));
 	json_extras(r);
-	printf("}\n");
+	fprintf(out_fp(), "}\n");
 }

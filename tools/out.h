@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Messages and the checks on standard output: a write error (full disk,
- * closed descriptor, a reader gone with SIGPIPE ignored) is an error of the
- * command, reported once, exit status 1, like coreutils' close_stdout.
+ * Records, messages and the checks on standard output: a write error (full
+ * disk, closed descriptor, a reader gone with SIGPIPE ignored) is an error
+ * of the command, reported once, exit status 1, like coreutils'
+ * close_stdout.
+ *
+ * Each thread prints its records into a buffer of its own (out_fp()) and
+ * hands them to stdout in large writes, whole records only, under one
+ * lock: the walk's workers never wait for each other record by record.
  */
 #ifndef XSTAT_TOOL_OUT_H
 #define XSTAT_TOOL_OUT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #define EXIT_USAGE	2
 
@@ -28,6 +34,31 @@ void out_init(void);
 
 /* Standard input was closed when the program started. */
 bool out_stdin_closed(void);
+
+/*
+ * Where the calling thread prints its records: a stream only this thread
+ * uses, so the *_unlocked stdio calls are safe on it.
+ */
+FILE *out_fp(void);
+
+/*
+ * One record printed: with @zero (-0) its final newline becomes a NUL.
+ * The thread's buffer goes to stdout once it is large, or at once when
+ * stdout is a terminal.  False if stdout has failed.
+ */
+bool out_record_end(bool zero);
+
+/* The calling thread's records to stdout now; false if stdout failed. */
+bool out_drain(void);
+
+/* A thread that printed is ending: its records out, its buffers freed. */
+void out_thread_end(void);
+
+/*
+ * A status line on stderr (the walk's progress), replacing the one
+ * before; NULL clears it.  Messages clear it before they are printed.
+ */
+void out_status(const char *line);
 
 /* Flush stdout; on a write error report it and return false. */
 bool out_flush(void);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include "human.h"
+#include "out.h"
 #include "patch.h"
 #include "quote.h"
 
@@ -36,25 +37,39 @@ static void patch_time(const char *field, const struct xstat_time *xt)
 		char buf[HUMAN_TIME_MAX];
 
 		seconds_time(buf, xt);
-		printf("%s%s\n", field, buf);
+		fprintf(out_fp(), "%s%s\n", field, buf);
 		return;
 	}
-	printf("%s%s.%09llu%s\n", field, date,
+	fprintf(out_fp(), "%s%s.%09llu%s\n", field, date,
 	       (unsigned long long)xt->tv_nsec, zone);
 }
 
 static char patch_type(unsigned m)
 {
 	switch (m & S_IFMT) {
-	case S_IFIFO:	printf(" FIFO\n");			return 'p';
-	case S_IFCHR:	printf(" character special file\n");	return 'c';
-	case S_IFDIR:	printf(" directory\n");			return 'd';
-	case S_IFBLK:	printf(" block special file\n");	return 'b';
-	case S_IFREG:	printf(" regular file\n");		return '-';
-	case S_IFLNK:	printf(" symbolic link\n");		return 'l';
-	case S_IFSOCK:	printf(" socket\n");			return 's';
+	case S_IFIFO:
+		fprintf(out_fp(), " FIFO\n");
+		return 'p';
+	case S_IFCHR:
+		fprintf(out_fp(), " character special file\n");
+		return 'c';
+	case S_IFDIR:
+		fprintf(out_fp(), " directory\n");
+		return 'd';
+	case S_IFBLK:
+		fprintf(out_fp(), " block special file\n");
+		return 'b';
+	case S_IFREG:
+		fprintf(out_fp(), " regular file\n");
+		return '-';
+	case S_IFLNK:
+		fprintf(out_fp(), " symbolic link\n");
+		return 'l';
+	case S_IFSOCK:
+		fprintf(out_fp(), " socket\n");
+		return 's';
 	}
-	printf("unknown type (%o)\n", m & S_IFMT);
+	fprintf(out_fp(), "unknown type (%o)\n", m & S_IFMT);
 	return '?';
 }
 
@@ -65,45 +80,45 @@ void patch_print(const struct file_result *r)
 	unsigned m;
 	char buf[64], ft = '?';
 
-	printf("xstat(%s) = %d\n", patch_name(r->name), (int)r->ret);
+	fprintf(out_fp(), "xstat(%s) = %d\n", patch_name(r->name), (int)r->ret);
 	if (r->ret < 0)
 		return;
 	rm = x->st_result_mask;
 	m = x->st_mode;
-	printf("results=%llx\n", rm);
-	printf(" ");
+	fprintf(out_fp(), "results=%llx\n", rm);
+	fprintf(out_fp(), " ");
 	if (rm & XSTAT_REQUEST_SIZE)
-		printf(" Size: %-15llu", x->st_size);
+		fprintf(out_fp(), " Size: %-15llu", x->st_size);
 	if (rm & XSTAT_REQUEST_BLOCKS)
-		printf(" Blocks: %-10llu", x->st_blocks);
-	printf(" IO Block: %-6llu ", x->st_blksize);
+		fprintf(out_fp(), " Blocks: %-10llu", x->st_blocks);
+	fprintf(out_fp(), " IO Block: %-6llu ", x->st_blksize);
 	if (rm & XSTAT_REQUEST_MODE)
 		ft = patch_type(m);
 
 	snprintf(buf, sizeof(buf), "%02x:%02x", x->st_dev.major,
 		 x->st_dev.minor);
-	printf("Device: %-15s", buf);
+	fprintf(out_fp(), "Device: %-15s", buf);
 	if (rm & XSTAT_REQUEST_INO)
-		printf(" Inode: %-11llu", x->st_ino);
+		fprintf(out_fp(), " Inode: %-11llu", x->st_ino);
 	if (rm & XSTAT_REQUEST_SIZE)	/* sic: the size bit, as the patch */
-		printf(" Links: %-5u", x->st_nlink);
+		fprintf(out_fp(), " Links: %-5u", x->st_nlink);
 	if (rm & XSTAT_REQUEST_RDEV)
-		printf(" Device type: %u,%u", x->st_rdev.major,
+		fprintf(out_fp(), " Device type: %u,%u", x->st_rdev.major,
 		       x->st_rdev.minor);
-	printf("\n");
+	fprintf(out_fp(), "\n");
 
 	if (rm & XSTAT_REQUEST_MODE)
 		/* the patch knows no setuid/sticky letters */
-		printf("Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ", m & 07777, ft,
-		       m & S_IRUSR ? 'r' : '-', m & S_IWUSR ? 'w' : '-',
-		       m & S_IXUSR ? 'x' : '-', m & S_IRGRP ? 'r' : '-',
-		       m & S_IWGRP ? 'w' : '-', m & S_IXGRP ? 'x' : '-',
-		       m & S_IROTH ? 'r' : '-', m & S_IWOTH ? 'w' : '-',
-		       m & S_IXOTH ? 'x' : '-');
+		fprintf(out_fp(), "Access: (%04o/%c%c%c%c%c%c%c%c%c%c)  ",
+			m & 07777, ft, m & S_IRUSR ? 'r' : '-',
+			m & S_IWUSR ? 'w' : '-', m & S_IXUSR ? 'x' : '-',
+			m & S_IRGRP ? 'r' : '-', m & S_IWGRP ? 'w' : '-',
+			m & S_IXGRP ? 'x' : '-', m & S_IROTH ? 'r' : '-',
+			m & S_IWOTH ? 'w' : '-', m & S_IXOTH ? 'x' : '-');
 	if (rm & XSTAT_REQUEST_UID)
-		printf("Uid: %d   \n", (int)x->st_uid);
+		fprintf(out_fp(), "Uid: %d   \n", (int)x->st_uid);
 	if (rm & XSTAT_REQUEST_GID)
-		printf("Gid: %u\n", x->st_gid);
+		fprintf(out_fp(), "Gid: %u\n", x->st_gid);
 
 	if (rm & XSTAT_REQUEST_ATIME)
 		patch_time("Access: ", &x->st_atim);
@@ -115,7 +130,7 @@ void patch_print(const struct file_result *r)
 		patch_time("Create: ", &x->st_btim);
 
 	if (rm & XSTAT_REQUEST_GEN)
-		printf("Inode version: %llxh\n", x->st_gen);
+		fprintf(out_fp(), "Inode version: %llxh\n", x->st_gen);
 	if (rm & XSTAT_REQUEST_DATA_VERSION)
-		printf("Data version: %llxh\n", x->st_data_version);
+		fprintf(out_fp(), "Data version: %llxh\n", x->st_data_version);
 }

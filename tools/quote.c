@@ -370,9 +370,22 @@ static void quote_into(struct buf *b, const char *s, enum quoting_style style)
 	}
 }
 
+/* per thread: the walk's workers quote names at the same time */
+static __thread struct buf slots[4], printable_slots[4];
+
+void quote_release(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		free(slots[i].p);
+		free(printable_slots[i].p);
+		slots[i] = printable_slots[i] = (struct buf){ 0 };
+	}
+}
+
 const char *quote_n(int slot, const char *s, enum quoting_style style)
 {
-	static struct buf slots[4];
 	struct buf *b = &slots[slot & 3];
 
 	b->len = 0;
@@ -397,8 +410,7 @@ int quote_has_nonprint(const char *s)
 
 const char *quote_printable(int slot, const char *s)
 {
-	static struct buf slots[4];
-	struct buf *b = &slots[slot & 3];
+	struct buf *b = &printable_slots[slot & 3];
 	size_t n = strlen(s), i, j;
 
 	b->len = 0;

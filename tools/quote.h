@@ -28,10 +28,14 @@ int quoting_style_from_name(const char *name);
 
 /*
  * @s quoted in @style, in a buffer owned by slot @slot (0..3) that the next
- * call with the same slot reuses.  Aborts the program on memory exhaustion,
- * like coreutils' xalloc, since no output would make sense then.
+ * call with the same slot in the same thread reuses.  Aborts the program
+ * on memory exhaustion, like coreutils' xalloc, since no output would
+ * make sense then.
  */
 const char *quote_n(int slot, const char *s, enum quoting_style style);
+
+/* Free the calling thread's slots (a walk's worker, as it ends). */
+void quote_release(void);
 
 /* Messages: always quoted, like coreutils' quoteaf(). */
 #define quoteaf(s)	quote_n(0, (s), QS_SHELL_ESCAPE_ALWAYS)

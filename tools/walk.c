@@ -17,12 +17,15 @@
  * its path is freed as soon as it has been read, so a deep tree costs
  * one small node per level plus the paths of the queued directories.
  *
- * Output: the printers of tools/ share static quoting buffers and write
- * to stdout, so one record is printed under out_lock, whole.
+ * Output: each worker prints into a buffer of its own (out.h), handed to
+ * stdout whole records at a time; the quoting buffers and the name caches
+ * are per thread too, so workers share no lock entry by entry.  The
+ * counts for the progress line are added once a directory.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,6 +36,7 @@
 #include <unistd.h>
 #include "xstat.h"
 #include "out.h"
+#include "progress.h"
 #include "quote.h"
 #include "walk.h"
 
@@ -41,6 +45,7 @@ struct node {
 	struct node	*next;		/* on the stack */
 	char		*path;		/* until the directory has been read */
 	unsigned	refs;		/* self + children alive (w->lock) */
+	int		depth;		/* levels below the root */
 	bool		check;		/* want_* hold the entry's identity */
 	bool		quiet_notdir;	/* type unknown: ENOTDIR is no error */
 	struct xstat_dev want_dev;
@@ -63,9 +68,8 @@ struct walk {
 	atomic_bool	failed;
 	atomic_bool	stop;		/* output lost: no point going on */
 	bool		pressure;	/* EMFILE seen: open under w->lock */
+	struct progress	*progress;	/* NULL: none shown */
 };
-
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Print @r, or report its failure as "@what NAME: error". */
 static void emit(struct walk *w, const struct file_result *r,
@@ -73,19 +77,18 @@ static void emit(struct walk *w, const struct file_result *r,
 {
 	const struct walk_opts *o = w->o;
 
-	pthread_mutex_lock(&out_lock);
 	if (r->ret < 0) {
 		/* err 0: not a failure of a call, a message only */
 		if (o->error_records && r->err)
 			o->print(r, o->ctx);
 		warn_msg(r->err, what, quoteaf(r->name));
 		atomic_store(&w->failed, true);
+		progress_add(w->progress, 0, 0, 1);
 	} else if (!o->print(r, o->ctx)) {
 		atomic_store(&w->failed, true);
 	}
 	if (ferror(stdout))
 		atomic_store(&w->stop, true);
-	pthread_mutex_unlock(&out_lock);
 }
 
 /* A failure of @path with no xstat result: an error record all the same. */
@@ -304,6 +307,9 @@ static void maybe_enter(struct walk *w, struct node *parent,
 
 	if (r->ret < 0 || (type != DT_DIR && type != DT_UNKNOWN))
 		return;
+	if (w->o->max_depth >= 0 &&
+	    (parent ? parent->depth + 1 : 0) >= w->o->max_depth)
+		return;
 	if (w->o->xdev && (r->x->st_dev.major != w->root_dev.major ||
 			   r->x->st_dev.minor != w->root_dev.minor))
 		return;
@@ -317,6 +323,7 @@ static void maybe_enter(struct walk *w, struct node *parent,
 	}
 	n->refs = 1;
 	n->parent = parent;
+	n->depth = parent ? parent->depth + 1 : 0;
 	n->quiet_notdir = type == DT_UNKNOWN;
 	n->check = have(r, XSTAT_REQUEST_INO);
 	n->want_ino = r->x->st_ino;
@@ -374,6 +381,7 @@ static void read_dir(struct walk *w, struct node *n)
 {
 	const struct xstat_dirent *e;
 	struct xstat_dir *d = open_dir(w, n->path);
+	unsigned long entries = 0;
 
 	if (!d) {
 		if (!(errno == ENOTDIR && n->quiet_notdir))
@@ -393,9 +401,11 @@ static void read_dir(struct walk *w, struct node *n)
 				break;
 			}
 			do_entry(w, n, d, e);
+			entries++;
 		}
 	}
 	close_dir(w, d);
+	progress_add(w->progress, entries, 1, 0);
 	/* the children build their own paths: this one is done with */
 	free(n->path);
 	n->path = NULL;
@@ -431,6 +441,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void *worker_thread(void *arg)
+{
+	worker(arg);
+	out_thread_end();
+	return NULL;
+}
+
 /* Run the workers until the stack is empty and nobody is reading. */
 static void run(struct walk *w)
 {
@@ -440,7 +457,7 @@ static void run(struct walk *w)
 	if (want > WALK_THREADS_MAX)
 		want = WALK_THREADS_MAX;
 	for (i = 1; i < want; i++) {
-		if (pthread_create(&tid[started], NULL, worker, w) != 0)
+		if (pthread_create(&tid[started], NULL, worker_thread, w) != 0)
 			break;	/* fewer threads: slower, not wrong */
 		started++;
 	}
@@ -454,6 +471,17 @@ static void run(struct walk *w)
 		w->stack = n->next;
 		put_node(n);
 	}
+}
+
+/*
+ * Each directory stream allocates about a megabyte and frees it at
+ * closedir: by default glibc maps and unmaps that for every directory
+ * (and faults its pages in anew).  Keep freed memory for the next stream.
+ */
+static void keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 bool walk_tree(const char *root, const struct walk_opts *o)
@@ -472,6 +500,7 @@ bool walk_tree(const char *root, const struct walk_opts *o)
 		.closed = PTHREAD_COND_INITIALIZER,
 	};
 
+	keep_freed_memory();
 	memset(&buf, 0, sizeof(buf));
 	r.ret = xstat(AT_FDCWD, root, o->flags, &params, &buf.x, sizeof(buf));
 	if (r.ret < 0)
@@ -481,8 +510,11 @@ bool walk_tree(const char *root, const struct walk_opts *o)
 	emit(&w, &r, "cannot stat %s");
 	if (r.ret >= 0) {
 		w.root_dev = buf.x.st_dev;
+		if (o->progress)
+			w.progress = progress_start();
 		maybe_enter(&w, NULL, &r, type_of(&r, DT_UNKNOWN));
 		run(&w);
+		progress_stop(w.progress);
 	}
 	pthread_mutex_destroy(&w.lock);
 	pthread_cond_destroy(&w.work);

@@ -20,6 +20,8 @@ struct walk_opts {
 	bool xdev;		/* -x: do not enter other file systems */
 	bool error_records;	/* print a failed entry too (JSON, patch) */
 	unsigned threads;
+	int max_depth;		/* --max-depth: levels below the root; -1 */
+	bool progress;		/* a progress line on stderr */
 	/* Print one entry; false if something could not be printed. */
 	bool (*print)(const struct file_result *r, const void *ctx);
 	const void *ctx;

@@ -7,13 +7,17 @@
  * the public header, like any application.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/vfs.h>
 #include "xstat.h"
 #include "format.h"
+#include "fs.h"
 #include "json.h"
 #include "out.h"
 #include "patch.h"
@@ -28,7 +32,10 @@
 enum output { OUT_LAYOUT, OUT_FORMAT, OUT_TERSE, OUT_JSON, OUT_PATCH };
 
 struct options {
-	unsigned long long query;
+	unsigned long long query;	/* what is asked for, in the end */
+	unsigned long long mask;	/* -m, -a: instead of the default */
+	unsigned long long add;		/* -e and the extras' options */
+	bool mask_set, no_basic;	/* -m or -a given; -O */
 	unsigned flags;
 	bool force_sync, no_sync;
 	enum output output;
@@ -36,6 +43,10 @@ struct options {
 	struct format_opts fo;
 	bool recursive, xdev;		/* -r, -x */
 	unsigned threads;		/* --threads */
+	int max_depth;			/* --max-depth; -1: none */
+	bool zero;			/* -0: records end with NUL */
+	bool file_system;		/* -f */
+	bool no_progress;		/* --no-progress */
 };
 
 enum {
@@ -46,6 +57,8 @@ enum {
 	OPT_TOKEN,
 	OPT_DV_PROMISE,
 	OPT_THREADS,
+	OPT_MAX_DEPTH,
+	OPT_NO_PROGRESS,
 };
 
 static const struct option longopts[] = {
@@ -64,6 +77,11 @@ static const struct option longopts[] = {
 	{ "recursive", no_argument, NULL, 'r' },
 	{ "one-file-system", no_argument, NULL, 'x' },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "extended", no_argument, NULL, 'e' },
+	{ "file-system", no_argument, NULL, 'f' },
+	{ "zero", no_argument, NULL, '0' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "mnt-id", no_argument, NULL, OPT_EXTRA + 0 },
@@ -88,8 +106,10 @@ static void usage(void)
 "  -N, --no-sync          use cached attributes, never synchronise\n"
 "      --cached=MODE      always (-N), never (-F) or default\n"
 "  -O, --no-basic-stats   do not request the basic stats\n"
-"  -m, --mask=MASK        request exactly MASK (0x hex, 0 octal, decimal)\n"
+"  -m, --mask=MASK        request MASK (0x hex, 0 octal, decimal) and\n"
+"                         what FORMAT needs, instead of the default\n"
 "  -a, --all              request every defined result, extras included\n"
+"  -e, --extended         also request the generation and data version\n"
 "      --mnt-id, --attributes, --dioalign, --subvol, --write-atomic,\n"
 "      --dio-read-align   also request that extra result\n"
 "      --change-token     also request the change token and its promise\n"
@@ -99,16 +119,23 @@ static void usage(void)
 "  -t, --terse            print the information in terse form\n"
 "  -j, --json             print one JSON object per file\n"
 "      --patch            print as the xstat() patch's test program did\n"
+"  -f, --file-system      print the status of the file system, as stat -f\n"
+"  -0, --zero             end each record with NUL, not newline\n"
 "  -r, --recursive        also every entry under each directory FILE\n"
 "  -x, --one-file-system  with -r, do not enter other file systems\n"
 "      --threads=N        with -r, read N directories at once\n"
+"      --max-depth=N      with -r, go at most N levels below FILE\n"
+"      --no-progress      with -r, no progress line on a terminal\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
 "FORMAT directives are those of stat(1) (%%a %%A %%b %%B %%C %%d %%D %%Hd %%Ld\n"
 "%%f %%F %%g %%G %%h %%i %%m %%n %%N %%Qn %%o %%s %%r %%R %%Hr %%Lr %%t %%T %%u %%U\n"
 "%%w %%W %%x %%X %%y %%Y %%z %%Z) and libxstat's: %%{gen} %%{data_version}\n"
-"%%{result_mask} %%{size_needed} %%{mnt_id} %%{attributes} ...; see xstat(1).\n");
+"%%{result_mask} %%{size_needed} %%{mnt_id} %%{attributes} ...; see xstat(1).\n"
+"Only what the output shows is requested: FORMAT's fields, else stat's\n"
+"fields and the birth time.  With -f: stat -f's directives (%%a %%b %%c %%d\n"
+"%%f %%i %%l %%n %%s %%S %%t %%T).\n");
 }
 
 /* MASK: decimal, 0x hex or 0 octal digits only: no sign, no blanks. */
@@ -142,6 +169,19 @@ static unsigned long long parse_mask(const char *s)
 	return v;
 bad:
 	usage_error("invalid mask: %s", quote_n(0, s, QS_LOCALE));
+}
+
+/* --max-depth=N: 0 to INT_MAX, decimal. */
+static int parse_depth(const char *s)
+{
+	long v = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9' && v <= INT_MAX; p++)
+		v = v * 10 + (*p - '0');
+	if (p == s || *p || v > INT_MAX)
+		usage_error("invalid depth: %s", quote_n(0, s, QS_LOCALE));
+	return (int)v;
 }
 
 /* --threads=N: 1 to WALK_THREADS_MAX, decimal. */
@@ -213,7 +253,7 @@ static int next_option(int argc, char **argv)
 	if (getopt_msgs)
 		stderr = getopt_msgs;
 #endif
-	c = getopt_long(argc, argv, "FNLOm:ac:tjrxhV", longopts, NULL);
+	c = getopt_long(argc, argv, "FNLOm:aec:tjfrx0hV", longopts, NULL);
 #ifdef __GLIBC__
 	stderr = err;
 #endif
@@ -230,6 +270,32 @@ static void __attribute__((noreturn)) bad_option(void)
 	}
 	fputs("Try 'xstat --help' for more information.\n", stderr);
 	exit(EXIT_USAGE);
+}
+
+/*
+ * Ask for what the output shows: a format's fields, each of them and no
+ * other; else the default of the layout (stat's fields and the birth
+ * time; the patch's program asked for everything).  -m or -a replace the
+ * default; -e and the extras' options add to it.
+ */
+static void choose_query(struct options *o)
+{
+	unsigned long long need = 0, base = LAYOUT_QUERY;
+
+	if (o->output == OUT_FORMAT)
+		need = format_check(o->format, &o->fo);
+	else if (o->output == OUT_TERSE)
+		need = format_check(TERSE_FORMAT, &o->fo);
+	if (o->output == OUT_FORMAT || o->output == OUT_TERSE)
+		base = 0;
+	else if (o->output == OUT_PATCH)
+		base = XSTAT_REQUEST__EXTENDED_STATS;
+	if (o->mask_set)
+		base = o->mask;
+	if (o->no_basic)
+		base &= ~XSTAT_REQUEST__BASIC_STATS;
+	o->query = base | o->add | need;
+	o->fo.query = o->query;
 }
 
 static void parse(int argc, char **argv, struct options *o)
@@ -265,13 +331,31 @@ static void parse(int argc, char **argv, struct options *o)
 			o->flags &= ~AT_SYMLINK_NOFOLLOW;
 			break;
 		case 'O':
-			o->query &= ~XSTAT_REQUEST__BASIC_STATS;
+			o->no_basic = true;
 			break;
 		case 'm':
-			o->query = parse_mask(optarg);
+			o->mask = parse_mask(optarg);
+			o->mask_set = true;
 			break;
 		case 'a':
-			o->query = XSTAT_REQUEST__ALL_STATS;
+			o->mask = XSTAT_REQUEST__ALL_STATS;
+			o->mask_set = true;
+			break;
+		case 'e':
+			o->add |= XSTAT_REQUEST_GEN |
+				  XSTAT_REQUEST_DATA_VERSION;
+			break;
+		case 'f':
+			o->file_system = true;
+			break;
+		case '0':
+			o->zero = true;
+			break;
+		case OPT_MAX_DEPTH:
+			o->max_depth = parse_depth(optarg);
+			break;
+		case OPT_NO_PROGRESS:
+			o->no_progress = true;
 			break;
 		case 'c':
 		case OPT_PRINTF:
@@ -300,13 +384,13 @@ static void parse(int argc, char **argv, struct options *o)
 		case OPT_EXTRA + 0: case OPT_EXTRA + 1: case OPT_EXTRA + 2:
 		case OPT_EXTRA + 3: case OPT_EXTRA + 4: case OPT_EXTRA + 5:
 			/* the extra bits, in option order */
-			o->query |= XSTAT_REQUEST_MNT_ID << (c - OPT_EXTRA);
+			o->add |= XSTAT_REQUEST_MNT_ID << (c - OPT_EXTRA);
 			break;
 		case OPT_TOKEN:
-			o->query |= XSTAT_REQUEST_CHANGE_TOKEN;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN;
 			break;
 		case OPT_DV_PROMISE:
-			o->query |= XSTAT_REQUEST_DV_PROMISE;
+			o->add |= XSTAT_REQUEST_DV_PROMISE;
 			break;
 		case 'h':
 			usage();
@@ -323,16 +407,24 @@ static void parse(int argc, char **argv, struct options *o)
 			    "mutually exclusive");
 	if (optind >= argc)
 		usage_error("missing operand");
-	if ((o->xdev || o->threads) && !o->recursive)
-		usage_error("-x and --threads need -r (--recursive)");
+	if ((o->xdev || o->threads || o->max_depth >= 0) && !o->recursive)
+		usage_error("-x, --threads and --max-depth need -r "
+			    "(--recursive)");
+	if (o->file_system && (o->recursive || o->output == OUT_JSON ||
+			       o->output == OUT_PATCH))
+		usage_error("-f (--file-system) prints stat -f's layout or a "
+			    "format: not with -r, --json or --patch");
+	if (o->zero && o->output == OUT_FORMAT && o->fo.backslash)
+		usage_error("--printf adds no newline to replace: "
+			    "write \\0 in its FORMAT instead of -0");
 	if (o->force_sync)
 		o->flags |= AT_FORCE_ATTR_SYNC;
 	else
 		o->flags |= AT_NO_AUTOMOUNT;	/* as stat, unless syncing */
 	if (o->no_sync)
 		o->flags |= AT_NO_ATTR_SYNC;
-	if (o->output == OUT_FORMAT)
-		format_check(o->format, o->fo.backslash);
+	o->fo.fs = o->file_system;
+	choose_query(o);
 	/* stat 9.1: %N quotes as QUOTING_STYLE says, else shell-escape-always;
 	   the name in layouts and %Qn: shell-escape, as newer coreutils */
 	o->fo.n_style = QS_SHELL_ESCAPE_ALWAYS;
@@ -349,26 +441,65 @@ static void parse(int argc, char **argv, struct options *o)
 /* Print @r in the chosen form; false if something could not be printed. */
 static bool print_result(const struct file_result *r, const struct options *o)
 {
+	bool ok = true;
+
 	switch (o->output) {
 	case OUT_JSON:
 		json_print(r);
-		return true;
+		break;
 	case OUT_PATCH:
 		patch_print(r);
-		return true;
-	case OUT_FORMAT: {
-		bool ok = format_print(o->format, r, &o->fo);
-
+		break;
+	case OUT_FORMAT:
+		ok = format_print(o->format, r, &o->fo);
 		if (!o->fo.backslash)
-			putchar('\n');
-		return ok;
-	}
+			putc('\n', out_fp());
+		break;
 	case OUT_TERSE:
-		return format_print(TERSE_FORMAT, r, &o->fo);
+		ok = format_print(TERSE_FORMAT, r, &o->fo);
+		break;
 	case OUT_LAYOUT:
+		ok = layout_print(r, &o->fo);
 		break;
 	}
-	return layout_print(r, &o->fo);
+	out_record_end(o->zero);
+	return ok;
+}
+
+/* -f: the file system of @name; false if that failed. */
+static bool show_fs(const char *name, const struct options *o)
+{
+	struct fs_result fs = { .name = name };
+	int ret;
+
+	if (strcmp(name, "-") == 0) {
+		/* as stat: a descriptor is no file system to name */
+		warn_msg(0, "using %s to denote standard input does not work "
+			 "in file system mode", quoteaf("-"));
+		return false;
+	}
+	ret = statfs(name, &fs.st);
+	if (ret < 0) {
+		/* stat -f's words */
+		warn_msg(errno, "cannot read file system information for %s",
+			 quoteaf(name));
+		return false;
+	}
+	switch (o->output) {
+	case OUT_FORMAT:
+		format_print_fs(o->format, &fs, &o->fo);
+		if (!o->fo.backslash)
+			putc('\n', out_fp());
+		break;
+	case OUT_TERSE:
+		format_print_fs(FS_TERSE, &fs, &o->fo);
+		break;
+	default:
+		format_print_fs(FS_LAYOUT, &fs, &o->fo);
+		break;
+	}
+	out_record_end(o->zero);
+	return true;
 }
 
 /* Examine one file and print it; false if it failed. */
@@ -428,6 +559,9 @@ static bool walk(const char *name, const struct options *o)
 		.error_records = o->output == OUT_JSON ||
 				 o->output == OUT_PATCH,
 		.threads = o->threads ? o->threads : WALK_THREADS,
+		.max_depth = o->max_depth,
+		/* a terminal to show it on, and the output is not there */
+		.progress = !o->no_progress && isatty(2) && !isatty(1),
 		.print = walk_print, .ctx = o,
 	};
 
@@ -439,9 +573,9 @@ static bool walk(const char *name, const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = {
-		.query = XSTAT_REQUEST__EXTENDED_STATS,
 		.flags = AT_SYMLINK_NOFOLLOW,
 		.output = OUT_LAYOUT,
+		.max_depth = -1,
 	};
 	int status = 0, i;
 
@@ -451,7 +585,10 @@ int main(int argc, char **argv)
 	argv[0] = (char *)"xstat";
 	parse(argc, argv, &o);
 	for (i = optind; i < argc; i++) {
-		if (!(o.recursive ? walk(argv[i], &o) : show(argv[i], &o)))
+		bool ok = o.file_system ? show_fs(argv[i], &o) :
+			  o.recursive ? walk(argv[i], &o) : show(argv[i], &o);
+
+		if (!ok)
 			status = 1;
 		/* output lost: no point in examining the other files */
 		if (!out_flush())

@@ -1,0 +1,173 @@
+#!/bin/sh
+# xstat asks for what it prints: each -c directive requests its bits and
+# only those, seen two ways: at the library's door (an LD_PRELOAD shim
+# logging each call's request mask) and at the kernel's (strace: the
+# statx(2) mask, for stat's directives, whose bits map one to one).  The
+# layouts ask for stat's fields and the birth time; -e, -m, -a add; a
+# walk asks the same for every entry and makes no per-entry open.
+set -u
+tool=${XSTAT_TOOL:-./tools/xstat}
+top_srcdir=${top_srcdir:-.}
+case $tool in
+*/.libs/*) ;;
+*) echo "SKIP: the tool is libtool's wrapper (no shared library?)" >&2
+   exit 77 ;;
+esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-request.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+if ! ${CC:-cc} -shared -fPIC -I"$top_srcdir/include" -o "$tmp/shim.so" \
+	"$top_srcdir/tests/tool-request-shim.c" -ldl -pthread 2>"$tmp/cc.err"; then
+	echo "SKIP: cannot build the shim: $(cat "$tmp/cc.err")" >&2
+	exit 77
+fi
+fail=0
+n=0
+f=$tmp/file
+echo data >"$f"
+
+# $1 directive(s), $2 expected request (hex), rest: more options
+asks() {
+	fmt=$1
+	want=$2
+	shift 2
+	rm -f "$tmp/log"
+	XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
+		"$tool" "$@" -c "$fmt" "$f" >/dev/null 2>&1
+	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { print $3 }' \
+		"$tmp/log" 2>/dev/null | sort -u | tr '\n' ' ')
+	n=$((n + 1))
+	[ "$got" = "$(printf '%#x ' "$want")" ] || {
+		echo "FAIL -c '$fmt' $*: requested $got, not $(printf '%#x' "$want")"
+		fail=1
+	}
+}
+
+R_MODE=0x1 R_NLINK=0x2 R_UID=0x4 R_GID=0x8 R_RDEV=0x10 R_ATIME=0x20 R_MTIME=0x40
+R_CTIME=0x80 R_INO=0x100 R_SIZE=0x200 R_BLOCKS=0x400 R_BTIME=0x800 R_GEN=0x1000
+R_DV=0x2000 R_MNT_ID=0x4000 R_ATTR=0x8000 R_DIOALIGN=0x10000 R_SUBVOL=0x20000
+R_WA=0x40000 R_DIOREAD=0x80000 R_TOKEN=0x200000000 R_DVP=0x400000000
+for d in n d D B o C; do asks "%$d" 0; done
+asks %i $R_INO
+for d in a A f; do asks "%$d" $R_MODE; done
+asks %N $R_MODE
+asks %m $R_MODE
+asks %F $((R_MODE | R_SIZE))
+asks %h $R_NLINK
+for d in u U; do asks "%$d" $R_UID; done
+for d in g G; do asks "%$d" $R_GID; done
+for d in r R t T Hr Lr; do asks "%$d" $((R_RDEV | R_MODE)); done
+asks %s $R_SIZE
+asks %b $R_BLOCKS
+for d in w W; do asks "%$d" $R_BTIME; done
+for d in x X; do asks "%$d" $R_ATIME; done
+for d in y Y; do asks "%$d" $R_MTIME; done
+for d in z Z; do asks "%$d" $R_CTIME; done
+asks '%{gen}' $R_GEN
+asks '%{data_version}' $R_DV
+asks '%{result_mask} %{size_needed}' 0
+asks '%{mnt_id} %{mnt_id_unique}' $R_MNT_ID
+asks '%{attributes} %{attributes_mask}' $R_ATTR
+asks '%{dio_mem_align} %{dio_offset_align}' $R_DIOALIGN
+asks '%{subvol}' $R_SUBVOL
+asks '%{atomic_unit_min} %{atomic_segments_max}' $R_WA
+asks '%{dio_read_offset_align}' $R_DIOREAD
+asks '%{change_token} %{token_source}' $R_TOKEN
+asks '%{dv_promise}' $R_DVP
+asks '%i %s %Y %W' $((R_INO | R_SIZE | R_MTIME | R_BTIME))
+asks '%i %W %{gen} %{data_version}' $((R_INO | R_BTIME | R_GEN | R_DV))
+# options add to a format's bits
+asks %i $((R_INO | R_GEN | R_DV)) -e
+asks %i $((R_INO | 0x7ff)) -m 0x7ff
+asks %i $((R_INO | R_MNT_ID)) --mnt-id
+asks %i $((R_INO | R_TOKEN)) --change-token
+
+# $1 label, $2 expected, rest: the options (no format)
+layout_asks() {
+	label=$1
+	want=$2
+	shift 2
+	rm -f "$tmp/log"
+	XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
+		"$tool" "$@" "$f" >/dev/null 2>&1
+	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { print $3 }' \
+		"$tmp/log" 2>/dev/null | sort -u | tr '\n' ' ')
+	n=$((n + 1))
+	[ "$got" = "$(printf '%#x ' "$want")" ] || {
+		echo "FAIL $label: requested $got, not $(printf '%#x' "$want")"
+		fail=1
+	}
+}
+layout_asks "default layout" 0xfff
+layout_asks "-e" 0x3fff -e
+layout_asks "-a" 0x7000fffff -a
+layout_asks "-m 0x100" 0x100 -m 0x100
+layout_asks "--json" 0xfff --json
+layout_asks "--json -e" 0x3fff --json -e
+layout_asks "-t" $((0x7ff | R_BTIME)) -t
+# the Generation and Data version lines: only when asked for
+if "$tool" "$f" | grep -q '^Generation:\|^Data version:'; then
+	echo "FAIL: the default layout shows a Generation or Data version line"
+	fail=1
+fi
+"$tool" -e "$f" | grep -q '^Generation:' || {
+	echo "FAIL: -e shows no Generation line"
+	fail=1
+}
+n=$((n + 2))
+
+# A walk: the same request for the tree's streams and its root.
+mkdir -p "$tmp/t/a/b"
+touch "$tmp/t/a/1" "$tmp/t/a/b/2"
+rm -f "$tmp/log"
+XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
+	"$tool" -r -c '%i %s %Y %W' "$tmp/t" >/dev/null 2>&1
+got=$(awk '{ print $1, $3 }' "$tmp/log" | sort -u | tr '\n' ' ')
+n=$((n + 1))
+[ "$got" = "opendir 0xb40 xstat 0xb40 " ] || {
+	echo "FAIL -r: requests '$got'"
+	fail=1
+}
+
+# The kernel's side: statx's mask for stat's directives.
+if command -v strace >/dev/null 2>&1; then
+	# $1 directive, $2 the statx mask as strace names it
+	kernel_asks() {
+		strace -f -e trace=statx -o "$tmp/st" "$tool" -c "$1" "$f" \
+			>/dev/null 2>&1
+		got=$(grep -F "\"$f\"" "$tmp/st" |
+			sed 's/.*AT_NO_AUTOMOUNT[A-Z_|]*, //; s/, {.*//' |
+			sort -u | tr '\n' ' ')
+		n=$((n + 1))
+		[ "$got" = "$2 " ] || {
+			echo "FAIL statx for $1: '$got', not '$2'"
+			fail=1
+		}
+	}
+	kernel_asks %n 0
+	kernel_asks %i STATX_INO
+	kernel_asks %s STATX_SIZE
+	kernel_asks %a 'STATX_TYPE|STATX_MODE'
+	kernel_asks %h STATX_NLINK
+	kernel_asks %U STATX_UID
+	kernel_asks %G STATX_GID
+	kernel_asks %X STATX_ATIME
+	kernel_asks %Y STATX_MTIME
+	kernel_asks %Z STATX_CTIME
+	kernel_asks %b STATX_BLOCKS
+	kernel_asks '%i %s %Y' 'STATX_MTIME|STATX_INO|STATX_SIZE'
+	# a walk: no open and no file handle per entry (find makes none)
+	mkdir -p "$tmp/w"
+	for i in $(seq 1 50); do : >"$tmp/w/f$i"; done
+	strace -f -o "$tmp/st" "$tool" -r -c '%i %s %Y %W' "$tmp/w" \
+		>/dev/null 2>&1
+	opens=$(grep -c 'open.*/w/f\|open.*"f[0-9]\|handle_at([0-9]*, "f' "$tmp/st")
+	n=$((n + 1))
+	[ "$opens" = 0 ] || {
+		echo "FAIL -r: $opens opens or handles of entries"
+		fail=1
+	}
+else
+	echo "note: no strace: the statx masks are not checked"
+fi
+echo "$n checks"
+exit $fail
