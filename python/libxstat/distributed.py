@@ -48,8 +48,9 @@ from . import records as _records
 __all__ = ["scan", "run", "Summary", "DEFAULT_FIELDS", "to_dataframe",
            "PathMissingOnWorker"]
 
-#: What ``xstat -r --json`` asks for: struct xstat's fields.
-DEFAULT_FIELDS = Request.EXTENDED
+#: What ``xstat -r --json`` asks for: the basic stats and the birth time
+#: (``xstat -e`` adds the generation and data version: fields=EXTENDED).
+DEFAULT_FIELDS = Request.BASIC | Request.BTIME
 
 # A task reads at most this many directories: bounds what a lost worker
 # costs to redo.
@@ -559,6 +560,8 @@ def _parser() -> _t.Any:
                    help="entries a task is to hold (default: measured)")
     p.add_argument("--threads-per-worker", metavar="N", type=int, default=1,
                    help="with --local: threads in each worker (default 1)")
+    p.add_argument("-e", "--extended", action="store_true",
+                   help="also the generation and data version (xstat -e)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress line")
     p.add_argument("paths", metavar="PATH", nargs="+")
@@ -602,6 +605,8 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
         progress = _progress_line(t0)
     try:
         summary, futures = run(a.paths, client, max_depth=a.max_depth,
+                               fields=Request.EXTENDED if a.extended
+                               else DEFAULT_FIELDS,
                                out=a.out, batch=a.batch, progress=progress)
         if a.out is None:
             for lines in client.gather(futures):

@@ -97,6 +97,22 @@ def _time(ns: _t.Optional[int]) -> str:
     return f'{{"sec":{_num(sec)},"nsec":{nsec}}}'
 
 
+_TYPES = {0o100000: "regular file", 0o040000: "directory",
+          0o120000: "symbolic link", 0o060000: "block special file",
+          0o020000: "character special file", 0o010000: "fifo",
+          0o140000: "socket"}
+
+
+def _type(r: xstat_result) -> str:
+    """stat's %F, as the tool's "type": null without the mode."""
+    if r.st_mode is None:
+        return "null"
+    fmt = r.st_mode & 0o170000
+    if fmt == 0o100000 and r.st_size == 0:
+        return '"regular empty file"'
+    return '"' + _TYPES.get(fmt, "weird file") + '"'
+
+
 def _dev(dev: _t.Optional[int]) -> str:
     if dev is None:
         return "null"
@@ -181,6 +197,7 @@ MEMBERS: _t.Tuple[_Row, ...] = (
     ("size_needed", 0, lambda r, f: _num(size_needed(r, f))),
     ("result_mask", 0, lambda r, f: str(int(r.st_result_mask))),
     ("mode", 0, lambda r, f: _num(r.st_mode)),
+    ("type", 0, lambda r, f: _type(r)),
     ("nlink", 0, lambda r, f: _num(r.st_nlink)),
     ("uid", 0, lambda r, f: _num(r.st_uid)),
     ("gid", 0, lambda r, f: _num(r.st_gid)),
