@@ -530,7 +530,7 @@ static void count(const char *s, unsigned n, unsigned rounds, FILE *f)
 		snprintf(buf, sizeof(buf), "%s", s);
 	else
 		snprintf(buf, sizeof(buf), "%u/%u", n, rounds);
-	fprintf(f, "%-8s", buf);
+	fprintf(f, "%-7s", buf);
 }
 
 static void print_row(const struct ck_change *c, enum ck_type type,
@@ -544,7 +544,7 @@ static void print_row(const struct ck_change *c, enum ck_type type,
 	count("-", cell->token_moved, cell->rounds, f);
 	count("-", cell->dv_moved, cell->dv_rounds, f);
 	count("-", cell->ctime_moved, cell->rounds, f);
-	fprintf(f, "%-18s%s\n", promise_names(cell->promise, pbuf),
+	fprintf(f, "%-17s%s\n", promise_names(cell->promise, pbuf),
 		verdict(cell, buf, sizeof(buf)));
 	out_record_end(false);
 }
@@ -647,7 +647,7 @@ int check_promises_main(int argc, char **argv)
 
 	if (!run.json) {
 		fprintf(out_fp(), "%s (%s), %d round%s a cell, uid %u\n"
-			"%-10s%-14s%-10s%-8s%-8s%-8s%-18s%s\n",
+			"%-10s%-14s%-10s%-7s%-7s%-7s%-17s%s\n",
 			quote_n(0, run.dir, QS_LOCALE), run.fs, run.rounds,
 			run.rounds == 1 ? "" : "s", (unsigned)geteuid(),
 			"type", "change", "way", "token", "dv", "ctime",
