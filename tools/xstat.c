@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/vfs.h>
 #include "xstat.h"
+#include "check-promises.h"
 #include "format.h"
 #include "fs.h"
 #include "json.h"
@@ -126,6 +127,8 @@ static void usage(void)
 "      --threads=N        with -r, read N directories at once\n"
 "      --max-depth=N      with -r, go at most N levels below FILE\n"
 "      --no-progress      with -r, no progress line on a terminal\n"
+"      --check-promises DIR  test the change token's promises in a scratch\n"
+"                         directory under DIR (--check-promises --help)\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
@@ -583,6 +586,8 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	/* getopt's messages name the program as ours do */
 	argv[0] = (char *)"xstat";
+	if (check_promises_asked(argc, argv))
+		return check_promises_main(argc, argv);
 	parse(argc, argv, &o);
 	for (i = optind; i < argc; i++) {
 		bool ok = o.file_system ? show_fs(argv[i], &o) :
