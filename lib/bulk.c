@@ -44,6 +44,7 @@
 #include "bulk_dir.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
+#include "ret.h"
 
 #define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
 #define DIR_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \

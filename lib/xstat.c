@@ -2,7 +2,7 @@
 /*
  * The public entry points: validate the arguments, run a backend into the
  * record, add what was requested and is missing - on the anchored inode
- * (anchor.h) - and let copyout.c write the result; errno.c sets errno
+ * (anchor.h) - and let copyout.c write the result; ret.h sets errno
  * from the -errno this returns.  Directory streams run each entry through
  * xs_stat_target() too.
  */
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "anchor.h"
+#include "ret.h"
 #include "internal.h"
 #include "backend_fstatat.h"
 #include "backend_statx.h"
@@ -42,19 +43,11 @@ static inline int cmtime_unasked(uint64_t request)
 	       !(request & CMTIME);
 }
 
-ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
-		   int from_statx, int drop_cmtime, struct xs_stat *st,
-		   struct xstat *buffer, size_t buflen)
-{
-	xs_promise_fill(t, request, st);
-	xs_why_fill(t, request, from_statx, st);
-	if (drop_cmtime)
-		xs_stat_drop_cmtime(st);
-	return xs_copyout(st, request, buffer, buflen);
-}
-
-/* The tail of a call's result; its times dropped as cmtime_unasked() says. */
-static ssize_t deliver(const struct xs_target *t, uint64_t request,
+/*
+ * The tail of a call's result; its times dropped as cmtime_unasked() says.
+ * Inlined into each caller: on a plain result it is a few tests.
+ */
+static inline __attribute__((always_inline)) ssize_t deliver(const struct xs_target *t, uint64_t request,
 		       int from_statx, struct xs_stat *st,
 		       struct xstat *buffer, size_t buflen)
 {
