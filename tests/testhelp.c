@@ -14,9 +14,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/loop.h>
 #include <cmocka.h>
 #include "testhelp.h"
 
@@ -334,6 +337,8 @@ int th_dir_with_file(char *dir, size_t dirlen, char *reg, size_t reglen)
 	return close(fd);
 }
 
+static int loop_backed_by(const char *dev, const char *image);
+
 int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
 {
 	char cmd[512], dir[200];
@@ -345,11 +350,11 @@ int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
 	snprintf(l->mnt, sizeof(l->mnt), "%s/mnt", dir);
 	if (th_run(NULL, 0, "truncate -s %uM '%s' && mkdir '%s'", size_mb,
 		   l->image, l->mnt) != 0)
-		return -1;
+		goto fail;
 	if (mkfs) {
 		snprintf(cmd, sizeof(cmd), mkfs, l->image);
 		if (th_run(NULL, 0, "%s >/dev/null 2>&1", cmd) != 0)
-			return -1;
+			goto fail;
 	}
 	if (th_run(l->dev, sizeof(l->dev), "losetup -f --show '%s' 2>/dev/null",
 		   l->image) != 0 || strncmp(l->dev, "/dev/loop", 9) != 0) {
@@ -358,6 +363,9 @@ int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
 		return TH_SKIP;
 	}
 	return 0;
+fail:
+	th_rmrf(dir);
+	return -1;
 }
 
 int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
@@ -385,7 +393,8 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		return ret;
 	if (th_run(NULL, 0, "mount %s%s '%s' '%s'", mount_opts ? "-o " : "",
 		   mount_opts ? mount_opts : "", l->dev, l->mnt) != 0) {
-		th_run(NULL, 0, "losetup -d %s", l->dev);
+		if (loop_backed_by(l->dev, l->image))
+			th_run(NULL, 0, "losetup -d %s", l->dev);
 		/* The image's directory; @l stays as it was for the caller. */
 		th_pathf(dir, sizeof(dir), "%s", l->image);
 		slash = strrchr(dir, '/');
@@ -420,29 +429,28 @@ void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
  * Is the loop device @dev still backed by @image?  A device the caller
  * detached itself is free at once, and another test running beside this
  * one may have attached its own image to it: that one must not be
- * detached in its turn.
+ * detached in its turn.  Asked of the device itself (LOOP_GET_STATUS64:
+ * the backing file's device and inode numbers), so that it holds where
+ * /sys is not mounted, as in many chroots.
  */
 static int loop_backed_by(const char *dev, const char *image)
 {
-	char path[128], backing[PATH_MAX + 16], real[PATH_MAX];
-	const char *name = strrchr(dev, '/');
-	ssize_t n;
-	int fd;
+	struct loop_info64 info;
+	struct stat sb;
+	int fd, ret;
 
-	if (!name || !realpath(image, real))
+	if (stat(image, &sb))
 		return 0;
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
-		 name + 1);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = read(fd, backing, sizeof(backing) - 1);
+	ret = ioctl(fd, LOOP_GET_STATUS64, &info);
 	close(fd);
-	if (n <= 0)
-		return 0;
-	backing[n] = '\0';
-	backing[strcspn(backing, "\n")] = '\0';
-	return strcmp(backing, real) == 0;
+	/* lo_device is the kernel's encoding (new_encode_dev()). */
+	return ret == 0 && info.lo_inode == (uint64_t)sb.st_ino &&
+	       (info.lo_device & 0xfff00) >> 8 == major(sb.st_dev) &&
+	       ((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00)) ==
+	       minor(sb.st_dev);
 }
 
 void th_loop_umount(struct th_loop *l)
