@@ -17,18 +17,6 @@
  */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-/*
- * Mount @src again at @dst (created here), idmapped (5.12+): through a
- * user namespace whose uid_map and gid_map are "@first @lower @count", so
- * on-disk ids @first.. show as @lower.. and others as the overflow id.
- * Returns 0, TH_SKIP if the kernel cannot (no user namespace with a
- * mapping, no new mount API, no idmapping of this filesystem: said on
- * stderr after "SKIP: " and @what), or -1.  The caller unmounts @dst
- * (umount2 MNT_DETACH) and removes it.
- */
-int th_mount_idmapped(const char *src, const char *dst, unsigned first,
-		      unsigned lower, unsigned count, const char *what);
-
 #endif
 
 #define TH_SKIP	77

@@ -22,8 +22,12 @@ Where it differs from os.stat():
   Request.DATA_VERSION cost extra system calls and are asked for
   explicitly (the data version needs root on most filesystems).
 - The result is an xstat_result, not an os.stat_result; it reads as the
-  same 10-item sequence, but st_atime etc. at indexes 7-9 are whole
-  seconds, as os.stat_result's are.
+  same 10-item sequence (st_atime etc. at indexes 7-9 are whole seconds,
+  as os.stat_result's are), equals a tuple or an os.stat_result with the
+  same 10 items, and pickles; it is not a tuple subclass.
+
+statx() is Python 3.15's os.statx(), with the same constants and
+attribute names, for interpreters that lack it.
 """
 
 import enum as _enum
