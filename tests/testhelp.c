@@ -458,16 +458,47 @@ void th_loop_mount_test(struct th_loop *l, unsigned size_mb,
  * Is the loop device @dev still backed by @image?  A device the caller
  * detached itself is free at once, and another test running beside this
  * one may have attached its own image to it: that one must not be
- * detached in its turn.  Asked of the device itself (LOOP_GET_STATUS64:
- * the backing file's device and inode numbers), so that it holds where
- * /sys is not mounted, as in many chroots.
+ * detached in its turn.  sysfs answers without opening the device (an
+ * open, however brief, makes another test's detach of it a deferred
+ * one); where /sys is not sysfs, as in many chroots, the device itself
+ * answers (LOOP_GET_STATUS64: the backing file's device and inode).
  */
+static int loop_backed_by_sysfs(const char *name, const char *image,
+				int *answered)
+{
+	char path[128], backing[PATH_MAX + 16], real[PATH_MAX];
+	struct statfs sfs;
+	ssize_t n;
+	int fd;
+
+	*answered = statfs("/sys", &sfs) == 0 && sfs.f_type == TH_SYSFS_MAGIC;
+	if (!*answered || !realpath(image, real))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* no longer a bound loop device */
+	n = read(fd, backing, sizeof(backing) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	backing[n] = '\0';
+	backing[strcspn(backing, "\n")] = '\0';
+	return strcmp(backing, real) == 0;
+}
+
 static int loop_backed_by(const char *dev, const char *image)
 {
+	const char *name = strrchr(dev, '/');
 	struct loop_info64 info;
 	struct stat sb;
-	int fd, ret;
+	int fd, ret, answered;
 
+	if (!name)
+		return 0;
+	ret = loop_backed_by_sysfs(name + 1, image, &answered);
+	if (answered)
+		return ret;
 	if (stat(image, &sb))
 		return 0;
 	fd = open(dev, O_RDONLY | O_CLOEXEC);

@@ -146,8 +146,8 @@ void th_loop_umount(struct th_loop *l);
  * Returns 0, TH_SKIP if no loop device is free or @mkfs makes ext2/3/4
  * where th_no_ext4_reader() (said on stderr), or -1.
  * th_loop_umount() unmounts it if mounted, detaches it if it is still
- * the device attached here (asked of the device: no /sys needed) and
- * removes it all.
+ * the device attached here (sysfs, else the device itself: no /sys
+ * needed) and removes it all.
  */
 int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs);
 
