@@ -152,7 +152,8 @@ def test_import_from_the_source_tree_says_what_to_do(top_srcdir, tmp_path):
            for n in os.listdir(os.path.join(src, "libxstat"))):
         pytest.skip("a compiled module lies in the source tree")
     p = subprocess.run([sys.executable, "-c", "import libxstat"],
-                       cwd=str(tmp_path), env={"PYTHONPATH": src},
+                       cwd=str(tmp_path), env={"PYTHONPATH": src,
+                                               "PYTHONDONTWRITEBYTECODE": "1"},
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
     assert p.returncode == 1
