@@ -109,22 +109,26 @@ static void dir_mount(struct xstat_dir *d)
 		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, fsflags);
 }
 
-/* What the kernel says about the directory itself. */
-static int dir_facts(struct xstat_dir *d)
+/*
+ * What the kernel says about the directory's filesystem, asked on first
+ * need (bulk_window.c: a batch that would read raw inodes, a read-ahead
+ * decision), not at xstat_opendir(): a walk that asks for the basic
+ * stats opens many small directories and needs none of it.  Where it
+ * cannot be learnt, the stream reads nothing ahead and nothing raw.
+ */
+void bulk_dir_fs(struct xstat_dir *d)
 {
 	struct statfs sfs;
 	struct stat sb;
 
-	if (fstat(d->fd, &sb))
-		return -errno;
-	if (!S_ISDIR(sb.st_mode))
-		return -ENOTDIR;
+	if (d->fs_known)
+		return;
+	d->fs_known = 1;
+	d->remote = 1;	/* unknown: no read-ahead */
+	if (fstat(d->fd, &sb) || fstatfs(d->fd, &sfs))
+		return;
 	d->dev_major = major(sb.st_dev);
 	d->dev_minor = minor(sb.st_dev);
-	if (fstatfs(d->fd, &sfs)) {
-		d->remote = 1;	/* unknown: no read-ahead */
-		return 0;
-	}
 	/*
 	 * On a network or FUSE filesystem every statx can be a request to
 	 * the server: a read-ahead there doubles them and shares nothing.
@@ -136,7 +140,6 @@ static int dir_facts(struct xstat_dir *d)
 		d->unasked_cmtime = unasked_times(d);
 		dir_mount(d);
 	}
-	return 0;
 }
 
 static int open_dir(int dfd, const char *path, unsigned flags)
@@ -196,17 +199,13 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 					  XSTAT_REQUEST__ALL_STATS :
 					  XSTAT_REQUEST__EXTENDED_STATS;
 	d->request = d->params.request_mask;
+	/* O_DIRECTORY: a directory, or ENOTDIR */
 	ret = open_dir(dfd, path, flags);
-	if (ret >= 0) {
-		d->fd = ret;
-		ret = dir_facts(d);
-	}
 	if (ret < 0) {
-		if (d->fd >= 0)
-			close(d->fd);
 		free_dir(d);
 		return xs_ret_ptr(NULL, -ret, saved);
 	}
+	d->fd = ret;
 	return xs_ret_ptr(d, 0, saved);
 }
 

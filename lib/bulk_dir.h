@@ -24,6 +24,7 @@ struct xstat_dir {
 	unsigned		flags;		/* per entry: ENTRY_FLAGS */
 	struct xstat_parameters	params;
 	uint64_t		request;
+	int			fs_known;	/* bulk_dir_fs() has run: */
 	int			ext4;		/* the directory is on ext4 */
 	int			remote;		/* network or FUSE, or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
@@ -56,6 +57,9 @@ struct xstat_dir {
 		unsigned char	bytes[BULK_RESULT];
 	}			res;
 };
+
+/* bulk.c: learn the directory's filesystem facts above, once. */
+void bulk_dir_fs(struct xstat_dir *d);
 
 /* Calls timed per batch while deciding whether it is cold. */
 #define URING_SAMPLE	16

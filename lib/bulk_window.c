@@ -212,12 +212,13 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 /*
  * Only on the statx backend: a ring's statx is not seen by a seccomp
  * filter, and the fallback backend may be there because statx is refused.
- * Never on a remote filesystem (dir_facts()).  That the backend is statx
+ * Never on a remote filesystem (bulk_dir_fs()).  That the backend is statx
  * says only that statx worked once in the process: each read-ahead also
  * asks this thread (statx_allowed()).
  */
-static int uring_allowed(const struct xstat_dir *d)
+static int uring_allowed(struct xstat_dir *d)
 {
+	bulk_dir_fs(d);
 	return !d->remote && xs_statx_works() &&
 	       bulk_uring_usable();
 }
@@ -291,8 +292,15 @@ void bulk_sample(struct xstat_dir *d, uint64_t t0)
  */
 int bulk_fill_batch(struct xstat_dir *d)
 {
-	uint64_t want = d->ext4 ? raw_wanted(d->request) : 0;
-	int ret = collect(d, want ? BULK_BATCH : BULK_SMALL);
+	uint64_t want = raw_wanted(d->request);
+	int ret;
+
+	if (want) {
+		bulk_dir_fs(d);
+		if (!d->ext4)
+			want = 0;
+	}
+	ret = collect(d, want ? BULK_BATCH : BULK_SMALL);
 
 	if (ret || !d->n)
 		return ret;
