@@ -11,9 +11,13 @@
  *
  * The library reads LIBXSTAT_NO_STATX once, at its first call, so one
  * process measures one backend: -b picks it before any call is made, and
- * the default runs each backend in a child process of its own.
+ * the default runs each backend in a child process of its own.  Besides
+ * the variable, the fallback is measured where users meet it: -b enosys
+ * and -b eperm install a real seccomp filter refusing statx with that
+ * errno (a sandbox: the library finds out by itself), in place of the
+ * variable.
  *
- *   xstat-bench [-b statx|fallback] [-r ROUNDS] [-n CALLS] [-o TSV]
+ *   xstat-bench [-b statx|fallback|enosys|eperm] [-r ROUNDS] [-n CALLS] [-o TSV]
  *		 [-L LABEL] [-A LIB] -f FILE	time one file, hot cache; with
  *						-A also another build's xstat()
  *						against this one's
@@ -43,7 +47,10 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <uv.h>
 #include <xstat.h>
 
@@ -72,10 +79,15 @@
 
 enum backend { B_STATX = 1, B_FALLBACK = 2, B_BOTH = 3 };
 
+/* The fallback's cause: the variable (0), or a seccomp filter's errno. */
+static int sandbox_err;
+
 /* What a case needs before it can run. */
 #define NEED_DEV	0x1	/* the ext4 block device, open for reading */
 #define FILE_ONLY	0x2	/* not part of the walk */
 #define NEED_OTHER	0x4	/* -A: another build of libxstat, dlopen'ed */
+#define NEED_STATX	0x8	/* statx itself: not behind a filter */
+#define NEED_REFUSED	0x10	/* an ext4 device that refuses to open */
 
 struct bcase {
 	const char	*name;
@@ -94,6 +106,7 @@ struct bcase {
 /* The ext4 device and where the benchmarked file's inode lives on it. */
 static int dev_fd = -1;
 static char dev_path[300];	/* of dev_fd, for the open-per-call limits */
+static char refused_path[300];	/* the device, where it refuses to open */
 static off_t dev_off;
 static size_t dev_len;
 static unsigned char dev_buf[4096];
@@ -186,6 +199,13 @@ static int dev_open_pread(void)
 	n = pread(fd, dev_buf, dev_len, dev_off);
 	close(fd);
 	return n != (ssize_t)dev_len;
+}
+
+/* The device's open as the library tries it, refused (EPERM, EACCES). */
+static int dev_open_refused(void)
+{
+	return open(refused_path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK) >= 0;
 }
 
 static int c_statx_opr(const struct bcase *c, const char *path)
@@ -317,6 +337,16 @@ ANCHORED(c_opath_fstatat_n2h, A_N2H)
 ANCHORED(c_opath_fstatat_n2h_opr, A_N2H | A_OPR)
 ANCHORED(c_opath_fstatat_n2h_pread, A_N2H | A_PREAD)
 
+static int c_opath_fstatat_key_ref(const struct bcase *c, const char *path)
+{
+	return c_opath_fstatat_key(c, path) | dev_open_refused();
+}
+
+static int c_opath_statx_n2h_ref(const struct bcase *c, const char *path)
+{
+	return c_opath_statx_n2h(c, path) | dev_open_refused();
+}
+
 static int c_fstatat_n2h(const struct bcase *c, const char *path)
 {
 	return c_fstatat(c, path) | n2h(path);
@@ -403,7 +433,7 @@ static void load_other(const char *lib)
 				  .mask = m, .ref = r, \
 				  .needs = NEED_OTHER | FILE_ONLY | (nd) }
 static struct bcase cases[] = {
-	PEER("raw-statx", c_raw_statx, S | F, 0),
+	PEER("raw-statx", c_raw_statx, S | F, NEED_STATX),
 	PEER("glibc-statx", c_glibc_statx, S, 0),
 #ifdef M_TOKEN
 	PEER("raw-statx-token", c_raw_statx_token, S, 0),
@@ -431,6 +461,11 @@ static struct bcase cases[] = {
 	PEER("opath+fstatat+key+opr", c_opath_fstatat_key_opr, F,
 	     NEED_DEV | FILE_ONLY),
 	PEER("fstatat+n2h", c_fstatat_n2h, F, FILE_ONLY),
+	/* a device that refuses: the library tries it once per call */
+	PEER("opath+statx+n2h+refused", c_opath_statx_n2h_ref, S,
+	     NEED_REFUSED | FILE_ONLY),
+	PEER("opath+fstatat+key+refused", c_opath_fstatat_key_ref, F,
+	     NEED_REFUSED | FILE_ONLY),
 	PEER("opath+fstatat+n2h", c_opath_fstatat_n2h, F, FILE_ONLY),
 	PEER("opath+fstatat+n2h+pread", c_opath_fstatat_n2h_pread, F,
 	     NEED_DEV | FILE_ONLY),
@@ -652,8 +687,12 @@ static void open_device(const char *path)
 		}
 	fclose(f);
 	fd = dev[0] ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
-	if (fd < 0)
+	if (fd < 0) {
+		/* a container's disk: the library's try is part of its floor */
+		if (dev[0] && (errno == EPERM || errno == EACCES))
+			snprintf(refused_path, sizeof(refused_path), "%s", dev);
 		return;
+	}
 	if (locate_inode(fd, sb.st_ino)) {
 		close(fd);
 		return;
@@ -669,6 +708,10 @@ static int case_runs(const struct bcase *c, int walk)
 	if ((c->needs & NEED_DEV) && dev_fd < 0)
 		return 0;
 	if ((c->needs & NEED_OTHER) && !other_xstat)
+		return 0;
+	if ((c->needs & NEED_STATX) && sandbox_err)
+		return 0;
+	if ((c->needs & NEED_REFUSED) && !refused_path[0])
 		return 0;
 	if (walk && (c->needs & FILE_ONLY))
 		return 0;
@@ -730,7 +773,10 @@ static const char *bits(uint64_t req, uint64_t got, char *buf)
 
 static const char *backend_name(void)
 {
-	return backend == B_STATX ? "statx" : "fallback";
+	if (backend == B_STATX)
+		return "statx";
+	return sandbox_err == ENOSYS ? "fallback, seccomp ENOSYS" :
+	       sandbox_err == EPERM ? "fallback, seccomp EPERM" : "fallback";
 }
 
 static int target_fails;
@@ -787,6 +833,11 @@ static void file_summary(int rounds)
 			      ref->active ? paired_ratio(c, ref, rounds) : 0,
 			      1.05, 1, dv_na);
 		}
+		if (refused_path[0])
+			check("all: xstat / O_PATH+statx+n2h+refused open",
+			      paired_ratio(find_case("xstat:all"),
+					   find_case("opath+statx+n2h+refused"),
+					   rounds), 1.05, 1, NULL);
 #ifdef M_TOKEN
 		c = find_case("xstat:token");
 		check("token: xstat / statx with the token's mask",
@@ -813,6 +864,11 @@ static void file_summary(int rounds)
 		      ref->active ? paired_ratio(c, ref, rounds) : 0, 1.05, 1,
 		      bt_na);
 	}
+	if (refused_path[0])
+		check("+btime: xstat / O_PATH+fstatat+key+refused open",
+		      paired_ratio(find_case("xstat-fb:+btime"),
+				   find_case("opath+fstatat+key+refused"),
+				   rounds), 1.05, 1, NULL);
 #ifdef M_TOKEN
 	c = find_case("xstat-fb:token");
 	check("token: xstat / O_PATH+fstatat+key",
@@ -823,7 +879,8 @@ static void file_summary(int rounds)
 
 static void emit_rows(FILE *tsv, const char *phase, int rounds, double scale)
 {
-	struct bcase *raw = find_case("raw-statx");
+	/* behind a filter the raw syscall is fstatat */
+	struct bcase *raw = find_case(sandbox_err ? "fstatat" : "raw-statx");
 	char buf[32];
 	size_t i;
 
@@ -1108,14 +1165,36 @@ static int run_one(const struct opts *o)
 	return 0;
 }
 
+/*
+ * Refuse statx with @err in this thread and the threads it starts, as a
+ * sandbox does (SECCOMP_RET_ERRNO): the filter, not the library, decides.
+ */
+static void refuse_statx(int err)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		die("seccomp");
+}
+
 static int run_backend(const struct opts *o)
 {
 	FILE *tsv = NULL;
 
-	if (backend == B_FALLBACK)
+	if (backend == B_FALLBACK && !sandbox_err)
 		setenv("LIBXSTAT_NO_STATX", "1", 1);
 	else
 		unsetenv("LIBXSTAT_NO_STATX");
+	if (sandbox_err)
+		refuse_statx(sandbox_err);
 	if (o->one)
 		return run_one(o);
 	if (o->tsv && !(tsv = fopen(o->tsv, "a")))
@@ -1144,6 +1223,10 @@ int main(int argc, char **argv)
 				backend = B_STATX;
 			else if (strcmp(optarg, "fallback") == 0)
 				backend = B_FALLBACK;
+			else if (strcmp(optarg, "enosys") == 0)
+				backend = B_FALLBACK, sandbox_err = ENOSYS;
+			else if (strcmp(optarg, "eperm") == 0)
+				backend = B_FALLBACK, sandbox_err = EPERM;
 			else
 				usage();
 			break;
@@ -1179,9 +1262,17 @@ int main(int argc, char **argv)
 	if (backend != B_BOTH)
 		return run_backend(&o);
 
-	/* each backend in a process of its own */
-	for (backend = B_STATX; backend <= B_FALLBACK; backend++) {
+	/*
+	 * Each backend in a process of its own: statx, the fallback by the
+	 * variable, and by a seccomp filter refusing statx with ENOSYS and
+	 * with EPERM.
+	 */
+	for (i = 0; i < 4; i++) {
+		static const int errs[4] = { 0, 0, ENOSYS, EPERM };
 		pid_t pid;
+
+		backend = i == 0 ? B_STATX : B_FALLBACK;
+		sandbox_err = errs[i];
 
 		fflush(stdout);
 		pid = fork();

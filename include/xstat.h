@@ -282,7 +282,10 @@ struct xstat_why_missing {
  * returned: a write, truncate, a store into a shared mapping that faults
  * (one into a page already dirty goes unseen by every timestamp and
  * counter, and tmpfs pages stay dirty), or (with METADATA) chmod, chown,
- * utimes, an xattr set, or (with NAMES) link, unlink, rename of the file.
+ * utimes, an xattr set, or (with NAMES) link, unlink, rename of the file;
+ * for a directory also an entry created, removed or renamed in it.  The
+ * promise is per filesystem and file type: a tmpfs directory takes the
+ * ctime of the entry that changed, so its token promises only TICK.
  * Flags that are clear make no claim; the weaknesses are flags too, so a
  * program can refuse a value that has one it cannot live with.  The facts
  * behind them are measured per filesystem: libxstat(7).

@@ -106,6 +106,8 @@ static void set_target(const struct xs_target *t, struct xs_anchor *a)
 	a->at.name = t->path;
 	a->at.anchored = 1;
 	a->at.own_fd = 0;
+	a->at.is_fd = 1;
+	a->at.refused = t->refused;
 	if (!a->owned) {
 		int fl = fcntl(a->fd, F_GETFL);
 
@@ -113,28 +115,41 @@ static void set_target(const struct xs_target *t, struct xs_anchor *a)
 	}
 }
 
+/*
+ * openat() has no AT_EMPTY_PATH: it fails "" with ENOENT, and only after
+ * reading the name, which may then be looked at (a name is read by the
+ * kernel first, so that a bad pointer is EFAULT and not a crash).
+ */
+static int empty_path(const struct xs_target *t, int fd)
+{
+	return fd == -ENOENT && (t->flags & AT_EMPTY_PATH) && !t->path[0];
+}
+
 static int open_anchor(const struct xs_target *t, int extra)
 {
 	int flags = ANCHOR_FLAGS | extra;
+	int fd;
 
 	if (t->flags & AT_SYMLINK_NOFOLLOW)
 		flags |= O_NOFOLLOW;
-	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH))
-		return xs_open_eintr(t->dfd, ".", flags);
-	return xs_open_eintr(t->dfd, t->path, flags);
+	fd = xs_open_eintr(t->dfd, t->path, flags);
+	if (t->dfd == AT_FDCWD && empty_path(t, fd))
+		fd = xs_open_eintr(AT_FDCWD, ".", flags);
+	return fd;
 }
 
 int xs_anchor_open(const struct xs_target *t, struct xs_anchor *a)
 {
-	int fd;
+	int fd = -ENOENT;
 
 	a->fd = -1;
 	a->owned = 0;
-	if (t->path[0] == '\0' && (t->flags & AT_EMPTY_PATH) &&
-	    t->dfd != AT_FDCWD) {
-		a->fd = t->dfd;		/* fxstat(): the caller's inode */
-	} else {
+	if (!t->is_fd)
 		fd = open_anchor(t, 0);
+	/* "" with AT_EMPTY_PATH on a descriptor: the caller's inode */
+	if (t->is_fd || (t->dfd != AT_FDCWD && empty_path(t, fd))) {
+		a->fd = t->dfd;
+	} else {
 		if (fd < 0)
 			return fd;
 		a->fd = fd;

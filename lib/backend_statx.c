@@ -3,15 +3,18 @@
  * The statx(2) backend: raw syscall, availability decided per call.
  *
  * A failure with ENOSYS, EPERM, EINVAL or EOPNOTSUPP (or a return that is
- * neither 0 nor -1) is checked with one probe that a real statx answers
- * with EFAULT (NULL path and buffer).  EFAULT: statx is real and the
- * original error stands.  Anything else: statx is missing or blocked by a
- * sandbox, and this call uses the fallback.  The answer is not kept for
- * later calls: seccomp filters are per thread, and a program may install
- * one after its first call (filters only accumulate, so a blocked thread
- * stays blocked, and pays the failed statx and the probe - both stopped
- * by the filter before any work - on every call).  Only a success is
- * remembered, so that the usual call is one syscall.
+ * no error number, or a success that wrote nothing: xs_raw_statx()) is checked
+ * with one probe that a real statx answers with EFAULT (NULL path and
+ * buffer).  EFAULT: statx is real and the original error stands.
+ * Anything else: statx is missing or refused by a seccomp filter, and the
+ * fallback answers.  That is remembered for the calling thread only
+ * (xs_statx_refused): a filter belongs to a thread, may arrive after the
+ * thread's first call (then the next failure probes again), and is never
+ * removed, so a thread once refused stays refused.  A filter that looks
+ * at the arguments and refuses the probe but not some other call gets
+ * the fallback's answer for those calls too: each result is still one
+ * backend's whole answer for that call.  Only a success is remembered
+ * process-wide, so that the usual call is one syscall.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,10 +24,12 @@
 #include <sys/sysmacros.h>
 #include "internal.h"
 #include "mask.h"
+#include "backend_fstatat.h"
 #include "backend_statx.h"
 #include "syscall.h"
 
 int xs_backend_state = XS_BACKEND_UNKNOWN;	/* atomic */
+__thread int xs_statx_refused __attribute__((tls_model("initial-exec")));
 
 #ifdef XS_NR_statx
 /* Is this statx real?  A real one rejects the NULL pointers with EFAULT. */
@@ -153,9 +158,11 @@ int xs_statx_failed(int state, long ret)
 
 	if (odd || err == ENOSYS || err == EPERM || err == EINVAL ||
 	    err == EOPNOTSUPP) {
-		/* This call's answer only: a filter may be this thread's. */
-		if (!statx_is_real())
+		/* Refused here: for the rest of this thread's life. */
+		if (!statx_is_real()) {
+			xs_statx_refused = 1;
 			return -ENOSYS;
+		}
 		if (state == XS_BACKEND_UNKNOWN)
 			decide(XS_BACKEND_STATX);
 		/*
@@ -193,3 +200,39 @@ int xs_statx_first(const struct xs_target *t, uint64_t request,
 	return xs_statx_failed(state, ret);
 }
 #endif
+
+int xs_kernel_ident(int dfd, const char *path, unsigned flags,
+		    uint32_t smask, struct xs_ident *id)
+{
+	struct stat sb;
+	int ret;
+#ifdef XS_NR_statx
+	struct xs_statx sx;
+
+	if (xs_statx_works()) {
+		long r = xs_raw_statx(dfd, path, flags, smask | XS_STATX_INO,
+				      &sx);
+
+		if (r == 0) {
+			if (!(sx.stx_mask & XS_STATX_INO))
+				return -ENODATA;
+			id->ino = sx.stx_ino;
+			id->dev_major = sx.stx_dev_major;
+			id->dev_minor = sx.stx_dev_minor;
+			return 0;
+		}
+		ret = xs_statx_failed(XS_BACKEND_STATX, r);
+		if (ret != -ENOSYS)
+			return ret;
+	}
+#else
+	(void)smask;
+#endif
+	ret = xs_raw_fstatat(dfd, path, &sb, (int)(flags & XS_LOOKUP_FLAGS));
+	if (ret)
+		return ret;
+	id->ino = sb.st_ino;
+	id->dev_major = major(sb.st_dev);
+	id->dev_minor = minor(sb.st_dev);
+	return 0;
+}

@@ -18,11 +18,44 @@
 /* enum xs_backend, set once by backend_statx.c. */
 extern XS_HIDDEN int xs_backend_state;	/* atomic */
 
+/*
+ * statx is refused in this thread: the probe proved it (backend_statx.c).
+ * Seccomp filters belong to a thread and only accumulate, so the thread's
+ * later calls go straight to the fallback.  Initial-exec TLS: a copy of
+ * the library loaded by dlopen() still has it in static TLS, never
+ * allocated on first use, so a call stays async-signal-safe.
+ */
+extern XS_HIDDEN __thread int xs_statx_refused
+	__attribute__((tls_model("initial-exec")));
+
+/* Is statx known to work, and not refused in this thread? */
+static inline int xs_statx_works(void)
+{
+	return !xs_statx_refused &&
+	       __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED) ==
+	       XS_BACKEND_STATX;
+}
+
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx);
 /* @ret: the kernel's return (rawsys.h), not 0. */
 __attribute__((cold))
 int xs_statx_failed(int state, long ret);
+
+/* A file's identity as the kernel says it now. */
+struct xs_ident {
+	uint64_t	ino;
+	uint32_t	dev_major, dev_minor;
+};
+
+/*
+ * Which inode @dfd/@path names now: statx asking for @smask where statx
+ * works in this thread, else fstatat (whose answer has the ctime, so it
+ * arms the next change as a statx asking for ctime does).  @flags: AT_*
+ * lookup and sync flags.  0 or -errno.
+ */
+int xs_kernel_ident(int dfd, const char *path, unsigned flags,
+		    uint32_t smask, struct xs_ident *id);
 
 /*
  * What to ask statx for.  The unique mount ID costs the kernel nothing and
@@ -66,6 +99,8 @@ static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
 	int state = __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED);
 	long ret;
 
+	if (xs_statx_refused)
+		return -ENOSYS;
 	if (state != XS_BACKEND_STATX)
 		return state == XS_BACKEND_FALLBACK ? -ENOSYS :
 		       xs_statx_first(t, request, sx);

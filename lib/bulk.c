@@ -75,7 +75,8 @@ static void free_dir(struct xstat_dir *d)
  */
 static int unasked_times(const struct xstat_dir *d)
 {
-	struct xs_target t = { d->fd, "", AT_EMPTY_PATH, 0, NULL, 0, 0 };
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH, .is_fd = 1 };
 	struct xs_statx sx;
 
 	if (d->request & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME))
@@ -91,8 +92,9 @@ static int unasked_times(const struct xstat_dir *d)
  */
 static void dir_mount(struct xstat_dir *d)
 {
-	struct xs_target t = { d->fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-			       0, NULL, 1, 0 };
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			       .anchored = 1, .is_fd = 1 };
 	struct xs_stat st;
 	uint32_t fsflags = 0;
 
@@ -139,13 +141,19 @@ static int dir_facts(struct xstat_dir *d)
 static int open_dir(int dfd, const char *path, unsigned flags)
 {
 	int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
+	int fd;
 
-	/* "" with AT_EMPTY_PATH: @dfd itself, with an offset of our own. */
-	if (!*path && (flags & AT_EMPTY_PATH))
-		path = ".";
 	if (flags & AT_SYMLINK_NOFOLLOW)
 		oflags |= O_NOFOLLOW;
-	return xs_open_eintr(dfd, path, oflags);
+	fd = xs_open_eintr(dfd, path, oflags);
+	/*
+	 * "" with AT_EMPTY_PATH: @dfd itself, with an offset of our own.
+	 * openat() fails "" with ENOENT after reading it: the name is
+	 * looked at only then, so that a bad pointer is EFAULT.
+	 */
+	if (fd == -ENOENT && (flags & AT_EMPTY_PATH) && !*path)
+		fd = xs_open_eintr(dfd, ".", oflags);
+	return fd;
 }
 
 static struct xstat_dir *alloc_dir(void)

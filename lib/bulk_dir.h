@@ -26,6 +26,7 @@ struct xstat_dir {
 	uint64_t		request;
 	int			ext4;		/* the directory is on ext4 */
 	int			remote;		/* network or FUSE, or unknown */
+	unsigned		refused;	/* XS_REFUSED_*, for its life */
 	int			unasked_cmtime;	/* see unasked_times() */
 	uint32_t		dev_major, dev_minor;
 	/* ext4: the directory's unique mount ID (0: unknown), its idmap */

@@ -16,8 +16,8 @@
 int bulk_stat_name(const struct xstat_dir *d, const char *name,
 		   uint64_t request, struct xs_stat *st)
 {
-	struct xs_target t = { d->fd, name, AT_SYMLINK_NOFOLLOW | d->flags,
-			       0, NULL, 0, 0 };
+	struct xs_target t = { .dfd = d->fd, .path = name,
+			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
 	union {
 		struct xs_statx	sx;
 		struct stat	sb;
@@ -95,11 +95,15 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		if (!(d->request & (XS_CLASS3 | XS_EXTRAS))) {
 			len = stat_basic(d, e);
 		} else {
-			len = xstat(d->fd, e->name,
-				    AT_SYMLINK_NOFOLLOW | d->flags,
-				    &d->params, &d->res.x, sizeof(d->res));
+			struct xs_target t = {
+				.dfd = d->fd, .path = e->name,
+				.flags = AT_SYMLINK_NOFOLLOW | d->flags,
+				.refused = &d->refused };
+
+			len = xs_stat_target(&t, &d->params, &d->res.x,
+					     sizeof(d->res));
 			if (len < 0) {
-				e->err = errno;
+				e->err = (int)-len;
 				e->state = BULK_FAILED;
 			}
 		}

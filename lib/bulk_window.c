@@ -134,7 +134,7 @@ static uint64_t raw_wanted(uint64_t request)
 	 * others it is taken from the raw inode where the answer lacks it.
 	 */
 	if ((request & XSTAT_REQUEST_BTIME) &&
-	    (want || xs_backend_current() != XS_BACKEND_STATX))
+	    (want || !xs_statx_works()))
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
@@ -163,6 +163,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	uint64_t request = xs_bulk_arm_request(d->request);
 	struct xs_bulk_dev dv;
 	size_t i, m = 0;
+	int ret;
 
 	/* Allocated by the first raw-read batch; a failure: per call. */
 	if (!d->sts)
@@ -175,7 +176,12 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		d->run = malloc(BULK_RUN);
 	if (!d->sts || !d->order || !d->offs || !d->run)
 		return;
-	if (xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv))
+	if (d->refused & XS_REFUSED_DEVICE)
+		return;
+	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv);
+	if (ret == -EPERM || ret == -EACCES)
+		d->refused |= XS_REFUSED_DEVICE;
+	if (ret)
 		return;
 	for (i = 0; i < d->n; i++) {
 		struct bulk_ent *e = &d->ents[d->keys[i].idx];
@@ -212,7 +218,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
  */
 static int uring_allowed(const struct xstat_dir *d)
 {
-	return !d->remote && xs_backend_current() == XS_BACKEND_STATX &&
+	return !d->remote && xs_statx_works() &&
 	       bulk_uring_usable();
 }
 
@@ -222,8 +228,8 @@ static int uring_allowed(const struct xstat_dir *d)
  * accumulate), and no filter sees a ring's operations: so before each
  * read-ahead, one real statx of the first entry it would read, with the
  * descriptor, flags and mask the ring would use (all a filter can see).
- * Only an answer about that entry allows it: an error, or a success that
- * filled nothing (a filter's faked return), means no ring for this batch.
+ * Only an answer about that entry allows it: an error (a filter's faked
+ * success among them, see xs_raw_statx()) means no ring for this batch.
  * A filter that arrives while the ring runs (another thread's TSYNC)
  * stops it from the next batch on.
  */
@@ -233,7 +239,6 @@ static int statx_allowed(const struct xstat_dir *d, size_t i)
 	const struct bulk_ent *e = &d->ents[d->keys[i].idx];
 	struct xs_statx sx;
 
-	memset(&sx, 0, sizeof(sx));
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
 			    xs_statx_request(d->request), &sx) == 0 &&
 	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == e->d_ino;

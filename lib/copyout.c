@@ -200,7 +200,9 @@ static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
 /*
  * Write the result, piece by piece, as far as @buflen allows: the size
  * rule.  st->mask holds only requested extras; the reasons are the one
- * extra result every request that asks for it gets.
+ * extra result every request that asks for it gets.  The only write to
+ * the caller's buffer, made after every read of the caller's name (which
+ * may lie in the buffer: xstat()).
  */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen)

@@ -10,8 +10,9 @@
  * library, and keep a detached loop device or a USB stick busy.  The
  * open itself is the permission check, made with the credentials of the
  * calling thread at the moment of the call, so a refusal (EACCES, EPERM)
- * or a shortage (EMFILE, ENFILE, ENOMEM) is never remembered: it costs
- * the caller that one failed open per call, and nothing else.
+ * or a shortage (EMFILE, ENFILE, ENOMEM) is never remembered here: it
+ * costs the caller one failed open per call (per directory stream: the
+ * caller keeps XS_REFUSED_DEVICE for its own life), and nothing else.
  *
  * What is remembered are facts about a device that do not depend on who
  * asks: its /dev path (from sysfs), the validated superblock geometry,

@@ -50,8 +50,8 @@ struct xs_ext4_dev {
  * known); xs_ext4_dev_close() must follow within the same call.  A
  * negative errno: no probe now (-ESTALE: the device holds another
  * filesystem than @fs).  Refusals (EACCES, EPERM) and shortages (EMFILE,
- * ENFILE, ENOMEM) are never remembered; the next call tries the open
- * again, and it is all it pays for them.
+ * ENFILE, ENOMEM) are not remembered here; the next call tries the open
+ * again (a call or a stream keeps its own refusal: XS_REFUSED_DEVICE).
  */
 int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		     struct xs_ext4_dev *d);

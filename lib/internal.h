@@ -86,7 +86,16 @@ struct xs_target {
 	const char	*name;
 	int		anchored;	/* dfd is the anchor */
 	int		own_fd;		/* ...and the caller's open file */
+	int		is_fd;		/* path is "": dfd itself (fxstat) */
+	unsigned	*refused;	/* XS_REFUSED_*: the call's or stream's */
 };
+
+/*
+ * What was refused to a call, or to a directory stream, which acts with
+ * the credentials it had when opened (as an open file does): asked again
+ * within it, the answer would be the same.  Never kept beyond it.
+ */
+#define XS_REFUSED_DEVICE	0x1	/* the ext4 device: EPERM or EACCES */
 
 /* mask.h: XSTAT_REQUEST_* <-> STATX_* translation, inline. */
 
@@ -351,5 +360,13 @@ static inline void xs_stat_drop_cmtime(struct xs_stat *st)
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen);
+
+/*
+ * xstat.c: xstat()'s work for @t once its arguments are checked: the
+ * result's size, or -errno (errno untouched).
+ */
+ssize_t xs_stat_target(const struct xs_target *t,
+		       const struct xstat_parameters *params,
+		       struct xstat *buffer, size_t buflen);
 
 #endif /* LIBXSTAT_INTERNAL_H */

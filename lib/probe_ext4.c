@@ -186,33 +186,12 @@ static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in,
 static __attribute__((noinline))
 int arm_again(const struct xs_target *t, const struct probe_id *id)
 {
-	struct stat sb;
-#ifdef XS_NR_statx
-	struct xs_statx sx;
-#endif
+	struct xs_ident k;
 
-#ifdef XS_NR_statx
-	if (__atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED) ==
-	    XS_BACKEND_STATX) {
-		long ret = xs_raw_statx(t->dfd, t->path,
-					t->flags & XS_LOOKUP_FLAGS,
-					XS_STATX_CTIME | XS_STATX_INO, &sx);
-
-		if (ret == 0)
-			return (sx.stx_mask & XS_STATX_INO) &&
-			       sx.stx_ino == id->ino &&
-			       sx.stx_dev_major == id->dev_major &&
-			       sx.stx_dev_minor == id->dev_minor;
-		/* Refused in this thread (a later sandbox): fstatat. */
-		if (ret != -ENOSYS && ret != -EPERM)
-			return 0;
-	}
-#endif
-	/* fstatat asks for the basic stats, ctime among them: it arms too. */
-	if (xs_fstatat(t, &sb))
-		return 0;
-	return sb.st_ino == id->ino && major(sb.st_dev) == id->dev_major &&
-	       minor(sb.st_dev) == id->dev_minor;
+	return xs_kernel_ident(t->dfd, t->path, t->flags & XS_LOOKUP_FLAGS,
+			       XS_STATX_CTIME, &k) == 0 &&
+	       k.ino == id->ino && k.dev_major == id->dev_major &&
+	       k.dev_minor == id->dev_minor;
 }
 
 /*
@@ -293,6 +272,7 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	struct probe_id id;
 	struct probe_dev pd;
 	struct xs_ext4_inode in;
+	int ret;
 
 	want &= PROBE_FIELDS & ~st->mask;
 	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
@@ -311,7 +291,12 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	id.who.idmap_mnt = xs_ext4_idmap_of(st->fs_key, fsflags);
 	id.has_ctime = !!(st->mask & XSTAT_REQUEST_CTIME);
 	id.ctime = st->ctime;
-	if (probe_inode(&id, &in, &pd))
+	if (t->refused && (*t->refused & XS_REFUSED_DEVICE))
+		return;
+	ret = probe_inode(&id, &in, &pd);
+	if ((ret == -EPERM || ret == -EACCES) && t->refused)
+		*t->refused |= XS_REFUSED_DEVICE;
+	if (ret)
 		return;
 
 	want = found(t, want, &id, &in, &pd);

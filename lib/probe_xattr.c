@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include "internal.h"
+#include "backend_statx.h"
 #include "syscall.h"
 #include "rawsys.h"
 
@@ -77,22 +78,12 @@ static int getxattrat_unsupported;	/* ENOSYS seen: before 6.13 */
  */
 static int names_inode(int dfd, const char *path, const struct xs_stat *st)
 {
-	struct stat sb;
-#ifdef XS_NR_statx
-	struct xs_statx sx;
-	long ret;
+	struct xs_ident k;
 
-	ret = xs_raw_statx(dfd, path, AT_NO_ATTR_SYNC, XS_STATX_INO, &sx);
-	if (ret == 0)
-		return sx.stx_ino == st->ino &&
-		       sx.stx_dev_major == st->dev_major &&
-		       sx.stx_dev_minor == st->dev_minor;
-	if (ret != -ENOSYS && ret != -EPERM)
-		return 0;
-#endif
-	return xs_raw_fstatat(dfd, path, &sb, 0) == 0 &&
-	       sb.st_ino == st->ino && major(sb.st_dev) == st->dev_major &&
-	       minor(sb.st_dev) == st->dev_minor;
+	return xs_kernel_ident(dfd, path, AT_NO_ATTR_SYNC, XS_STATX_INO,
+			       &k) == 0 &&
+	       k.ino == st->ino && k.dev_major == st->dev_major &&
+	       k.dev_minor == st->dev_minor;
 }
 
 /*

@@ -43,17 +43,32 @@ static inline long xs_raw_syscall5(long nr, long a1, long a2, long a3,
 #endif
 
 #ifdef XS_NR_statx
+/*
+ * statx(2).  A success must have written the struct: the kernel copies
+ * all of it out and never sets STATX__RESERVED.  A seccomp filter that
+ * answers SECCOMP_RET_ERRNO with 0 returns success and writes nothing;
+ * the reserved bit preset here is then still in place, and the call is
+ * reported as -ENOSYS (statx unusable), so that the caller checks statx
+ * with its probe and falls back instead of reading stale bytes.
+ */
 static inline long xs_raw_statx(int dfd, const char *path, unsigned flags,
-				unsigned mask, void *buf)
+				unsigned mask, struct xs_statx *buf)
 {
-#ifdef XS_RAW_INLINE
-	return xs_raw_syscall5(XS_NR_statx, dfd, (long)path, flags, mask,
-			       (long)buf);
-#else
-	long ret = syscall(XS_NR_statx, dfd, path, flags, mask, buf);
+	long ret;
 
-	return ret == -1 ? -errno : ret;
+	if (buf)
+		buf->stx_mask = XS_STATX__RESERVED;
+#ifdef XS_RAW_INLINE
+	ret = xs_raw_syscall5(XS_NR_statx, dfd, (long)path, flags, mask,
+			      (long)buf);
+#else
+	ret = syscall(XS_NR_statx, dfd, path, flags, mask, buf);
+	if (ret == -1)
+		ret = -errno;
 #endif
+	if (ret == 0 && buf && (buf->stx_mask & XS_STATX__RESERVED))
+		return -ENOSYS;
+	return ret;
 }
 #endif
 

@@ -3,10 +3,10 @@
  * The public entry points: validate the arguments, run a backend into the
  * record, add what was requested and is missing - on the anchored inode
  * (anchor.h) - and let copyout.c write the result.  The only place errno
- * is set, and on success it is left as the caller had it.
+ * is set, and on success it is left as the caller had it.  Directory
+ * streams run each entry through xs_stat_target() too.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,12 +19,6 @@
 #define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
 #define XSTAT_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
 			 AT_EMPTY_PATH | SYNC_FLAGS)
-
-static ssize_t fail(int err)
-{
-	errno = err;
-	return -1;
-}
 
 /* The kernel's answer, from statx or from fstatat. */
 union xs_kernel_stat {
@@ -142,13 +136,13 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 		}
 		xs_anchor_close(&a);
 		if (from_statx < 0)
-			return fail(-from_statx);
+			return from_statx;
 	} else {
 		if (!k) {
 			k = &own;
 			from_statx = kernel_stat(t, request, &own);
 			if (from_statx < 0)
-				return fail(-from_statx);
+				return from_statx;
 		} else {
 			from_statx = k_from_statx;
 		}
@@ -187,7 +181,7 @@ static ssize_t answered(const struct xs_target *t, uint64_t request,
 	return xs_copyout(&st, request, buffer, buflen);
 }
 
-static ssize_t do_xstat(const struct xs_target *t,
+ssize_t xs_stat_target(const struct xs_target *t,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
@@ -196,9 +190,9 @@ static ssize_t do_xstat(const struct xs_target *t,
 	int ret;
 
 	if ((t->flags & SYNC_FLAGS) == SYNC_FLAGS)
-		return fail(EINVAL);
+		return -EINVAL;
 	if (!buffer && buflen)
-		return fail(EFAULT);
+		return -EFAULT;
 
 	/* Undefined request bits are ignored, as in the patch. */
 	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
@@ -215,7 +209,7 @@ static ssize_t do_xstat(const struct xs_target *t,
 	if (ret == 0)
 		return answered(t, request, &k, 1, buffer, buflen);
 	if (ret != -ENOSYS)
-		return fail(-ret);
+		return ret;
 	/*
 	 * fstatat has no class (3) field and no mount ID: either asked for
 	 * (a promise needs the mount) is anchored work from the start.
@@ -224,80 +218,63 @@ static ssize_t do_xstat(const struct xs_target *t,
 		return anchored(t, request, NULL, 0, buffer, buflen);
 	ret = xs_fstatat(t, &k.sb);
 	if (ret)
-		return fail(-ret);
+		return ret;
 	return answered(t, request, &k, 0, buffer, buflen);
 }
 
 /*
- * The name lies in the result buffer (legal: nothing is restrict): a
- * result written before the anchored path reads the name again would
- * change it, so it is copied first, as the system calls do.
+ * The only place errno is set: from the -errno of the layers below, and
+ * left as the caller had it on success (internal probes fail on the way).
  */
-static __attribute__((noinline, cold))
-ssize_t xstat_name_copied(struct xs_target *t,
-			  const struct xstat_parameters *params,
-			  struct xstat *buffer, size_t buflen)
+static ssize_t finish(ssize_t ret, int saved)
 {
-	char name[PATH_MAX];
-	size_t len = strnlen(t->path, sizeof(name));
-
-	if (len == sizeof(name))
-		return fail(ENAMETOOLONG);
-	memcpy(name, t->path, len + 1);
-	t->path = name;
-	return do_xstat(t, params, buffer, buflen);
-}
-
-/* Does the name overlap [buffer, buffer + buflen)? */
-static inline int name_in_buffer(const char *name, const struct xstat *buffer,
-				 size_t buflen)
-{
-	uintptr_t n = (uintptr_t)name, b = (uintptr_t)buffer;
-
-	return n < b + buflen && n + strlen(name) + 1 > b;
+	if (ret < 0) {
+		errno = (int)-ret;
+		return -1;
+	}
+	errno = saved;
+	return ret;
 }
 
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { dfd, filename, flags, 0, NULL, 0, 0 };
+	unsigned refused = 0;
+	struct xs_target t = { .dfd = dfd, .path = filename, .flags = flags,
+			       .refused = &refused };
 	int saved = errno;
-	ssize_t ret;
 
 	if (flags & ~XSTAT_FLAGS)
-		return fail(EINVAL);
+		return finish(-EINVAL, saved);
 	if (!filename)
-		return fail(EFAULT);
-	if (buflen && (uintptr_t)filename < (uintptr_t)buffer + buflen &&
-	    name_in_buffer(filename, buffer, buflen))
-		ret = xstat_name_copied(&t, params, buffer, buflen);
-	else
-		ret = do_xstat(&t, params, buffer, buflen);
-	/* Internal probes fail on the way: success leaves errno alone. */
-	if (ret >= 0)
-		errno = saved;
-	return ret;
+		return finish(-EFAULT, saved);
+	/*
+	 * The name may lie in the result buffer (nothing is restrict): it
+	 * is read only by system calls, which reject a bad pointer with
+	 * EFAULT, and all of them are made before xs_copyout() writes the
+	 * buffer, so it needs no copy of its own.
+	 */
+	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
 }
 
 XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 			 const struct xstat_parameters *params,
 			 struct xstat *buffer, size_t buflen)
 {
-	struct xs_target t = { fd, "", AT_EMPTY_PATH | flags, 0, NULL, 0, 0 };
+	unsigned refused = 0;
+	struct xs_target t = { .dfd = fd, .path = "",
+			       .flags = AT_EMPTY_PATH | flags, .is_fd = 1,
+			       .refused = &refused };
 	int saved = errno;
-	ssize_t ret;
 
 	if (flags & ~SYNC_FLAGS)
-		return fail(EINVAL);
+		return finish(-EINVAL, saved);
 	/*
 	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every
 	 * negative fd (0.1.0's unsigned fd above INT_MAX: the same bits).
 	 */
 	if (fd < 0)
-		return fail(EBADF);
-	ret = do_xstat(&t, params, buffer, buflen);
-	if (ret >= 0)
-		errno = saved;
-	return ret;
+		return finish(-EBADF, saved);
+	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
 }

@@ -129,7 +129,7 @@ static void test_path_max(void **state)
 static void test_swapped_between_stat_and_open(void **state)
 {
 	char a[PATH_MAX + 8], b[PATH_MAX + 8];
-	struct xs_target t = { AT_FDCWD, a, 0, 0, NULL, 0, 0 };
+	struct xs_target t = { .dfd = AT_FDCWD, .path = a };
 	struct xs_anchor an;
 	struct xs_stat st;
 	struct stat sb;

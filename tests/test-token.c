@@ -26,7 +26,7 @@
  * The cases: ext4 with 4 KiB and 1 KiB blocks, each with and without a
  * journal, xfs, btrfs, tmpfs, then the weak ones.  The concurrent test
  * makes 100,000 calls per run on every strong case (as #20 asks of the
- * data version).
+ * data version).  Directories and symbolic links: token-types.c.
  *
  * XSTAT_TEST_BLOCK=ENOSYS or EPERM (the .enosys and .eperm variants) runs
  * the same with statx blocked: the fallback backend, whose stat() reads
@@ -57,6 +57,7 @@
 #include "xstat.h"
 #include "testhelp.h"
 #include "changes.h"
+#include "token-types.h"
 
 #define TOK		XSTAT_REQUEST_CHANGE_TOKEN
 #define EVERY		XSTAT_PROMISE_EVERY_CHANGE
@@ -403,6 +404,7 @@ static int run_checks(const struct fs_case *c, const char *dir,
 	snprintf(label, sizeof(label), "%s as %s", c->name, who);
 	failed = check_promise(c, dir, TOK);
 	failed |= check_promise(c, dir, TOK | XSTAT_REQUEST_DATA_VERSION);
+	failed |= tt_check(dir, label, case_type, c->strong && kernel_mgtime());
 	if (!c->strong || !kernel_mgtime())
 		return failed;
 	failed |= sequential(dir, label, c->mkfs == NULL);
