@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/vfs.h>
 #include "xstat.h"
+#include "changes.h"
 #include "format.h"
 #include "fs.h"
 #include "json.h"
@@ -47,6 +49,7 @@ struct options {
 	bool zero;			/* -0: records end with NUL */
 	bool file_system;		/* -f */
 	bool no_progress;		/* --no-progress */
+	const char *changes;		/* --changes=SNAP */
 };
 
 enum {
@@ -59,6 +62,7 @@ enum {
 	OPT_THREADS,
 	OPT_MAX_DEPTH,
 	OPT_NO_PROGRESS,
+	OPT_CHANGES,
 };
 
 static const struct option longopts[] = {
@@ -92,6 +96,7 @@ static const struct option longopts[] = {
 	{ "dio-read-align", no_argument, NULL, OPT_EXTRA + 5 },
 	{ "change-token", no_argument, NULL, OPT_TOKEN },
 	{ "dv-promise", no_argument, NULL, OPT_DV_PROMISE },
+	{ "changes", required_argument, NULL, OPT_CHANGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -112,7 +117,9 @@ static void usage(void)
 "  -e, --extended         also request the generation and data version\n"
 "      --mnt-id, --attributes, --dioalign, --subvol, --write-atomic,\n"
 "      --dio-read-align   also request that extra result\n"
-"      --change-token     also request the change token and its promise\n"
+"      --change-token     also request the change token, its promise and\n"
+"                         the file system's lasting ID: with -r --json,\n"
+"                         a snapshot for --changes\n"
 "      --dv-promise       also request what the data version promises\n"
 "  -c, --format=FORMAT    print FORMAT (stat's directives) and a newline\n"
 "      --printf=FORMAT    like --format, with \\ escapes, no newline\n"
@@ -126,6 +133,9 @@ static void usage(void)
 "      --threads=N        with -r, read N directories at once\n"
 "      --max-depth=N      with -r, go at most N levels below FILE\n"
 "      --no-progress      with -r, no progress line on a terminal\n"
+"      --changes=SNAP     with -r, print what changed since the snapshot\n"
+"                         SNAP, one entry a line (with --json, objects);\n"
+"                         exit 0: nothing, 1: changes, 2: trouble\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
@@ -387,7 +397,13 @@ static void parse(int argc, char **argv, struct options *o)
 			o->add |= XSTAT_REQUEST_MNT_ID << (c - OPT_EXTRA);
 			break;
 		case OPT_TOKEN:
-			o->add |= XSTAT_REQUEST_CHANGE_TOKEN;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
+				  XSTAT_REQUEST_FS_ID;
+			break;
+		case OPT_CHANGES:
+			o->changes = optarg;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
+				  XSTAT_REQUEST_FS_ID;
 			break;
 		case OPT_DV_PROMISE:
 			o->add |= XSTAT_REQUEST_DV_PROMISE;
@@ -407,6 +423,11 @@ static void parse(int argc, char **argv, struct options *o)
 			    "mutually exclusive");
 	if (optind >= argc)
 		usage_error("missing operand");
+	if (o->changes && (!o->recursive || argc - optind != 1 ||
+			   o->file_system || o->mask_set ||
+			   (o->output != OUT_LAYOUT && o->output != OUT_JSON)))
+		usage_error("--changes takes -r, one DIR and no other output "
+			    "than --json");
 	if ((o->xdev || o->threads || o->max_depth >= 0) && !o->recursive)
 		usage_error("-x, --threads and --max-depth need -r "
 			    "(--recursive)");
@@ -502,6 +523,18 @@ static bool show_fs(const char *name, const struct options *o)
 	return true;
 }
 
+/* The time before the records of this operand: JSON's "taken". */
+static void set_taken(void)
+{
+	struct xstat_time t;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t.tv_sec = ts.tv_sec;
+	t.tv_nsec = (unsigned long long)ts.tv_nsec;
+	json_set_taken(&t);
+}
+
 /* Examine one file and print it; false if it failed. */
 static bool show(const char *name, const struct options *o)
 {
@@ -518,6 +551,7 @@ static bool show(const char *name, const struct options *o)
 	bool ok;
 
 	memset(&buf, 0, sizeof(buf));
+	set_taken();
 	if (strcmp(name, "-") == 0) {
 		r.path = NULL;
 		r.ret = -1;
@@ -567,7 +601,21 @@ static bool walk(const char *name, const struct options *o)
 
 	if (strcmp(name, "-") == 0)
 		return show(name, o);
+	set_taken();
 	return walk_tree(name, &w);
+}
+
+/* --changes: 0, 1 or 2 as diff(1); the walk's options as -r's. */
+static int run_changes(const char *name, const struct options *o)
+{
+	struct walk_opts w = {
+		.flags = o->flags, .query = o->query, .xdev = o->xdev,
+		.threads = o->threads ? o->threads : WALK_THREADS,
+		.max_depth = o->max_depth,
+		.progress = !o->no_progress && isatty(2) && !isatty(1),
+	};
+
+	return changes_run(o->changes, name, &w, o->output == OUT_JSON);
 }
 
 int main(int argc, char **argv)
@@ -584,6 +632,8 @@ int main(int argc, char **argv)
 	/* getopt's messages name the program as ours do */
 	argv[0] = (char *)"xstat";
 	parse(argc, argv, &o);
+	if (o.changes)
+		return out_finish(run_changes(argv[optind], &o));
 	for (i = optind; i < argc; i++) {
 		bool ok = o.file_system ? show_fs(argv[i], &o) :
 			  o.recursive ? walk(argv[i], &o) : show(argv[i], &o);
