@@ -8,7 +8,7 @@
  * Measured on Linux 6.18, as root and as nobody (tests/test-fs-id.c):
  *  - FS_IOC_GETFSUUID (6.5+) answers on any directory of ext4, xfs and
  *    tmpfs without privilege: the superblock's UUID.  btrfs answers
- *    ENOTTY.
+ *    ENOTTY.  A root ext4 of a VM image answered 16 zero bytes: no name.
  *  - statfs(2) f_fsid: btrfs folds its UUID with the subvolume's root ID
  *    (btrfs_statfs()), ext4 folds its UUID (ext4_statfs()); xfs makes it
  *    from the device number, which another loop device changes.  So
@@ -136,7 +136,8 @@ static int by_uuid(const struct xs_target *t, const struct xs_stat *st,
 		return -ENODATA;
 	memset(id, 0, 16);
 	memcpy(id, u.uuid, u.len);
-	return 0;
+	/* An all-zero UUID (seen on a VM's root ext4) names nothing. */
+	return id[0] || id[1] ? 0 : -ENODATA;
 }
 
 /* f_fsid where the filesystem makes it from its UUID: 0 or -errno. */
