@@ -32,9 +32,9 @@ import os as _os
 import stat as _stat
 
 from . import _libxstat as _c
-from ._libxstat import fstat, lstat, stat, xstat_result
+from ._libxstat import compare, fstat, lstat, stat, xstat_result
 
-__all__ = ["stat", "lstat", "fstat", "scandir", "DirEntry", "xstat_result",
+__all__ = ["stat", "lstat", "fstat", "compare", "scandir", "DirEntry", "xstat_result",
            "Request", "Attr", "Why", "Promise", "TokenSource",
            "DEFAULT_FIELDS", "known_fields"]
 __version__ = _c.__version__
@@ -77,6 +77,8 @@ class Request(_enum.IntFlag):
     CHANGE_TOKEN = _c.REQUEST_CHANGE_TOKEN
     #: What the data version promises: st_dv_promise.
     DV_PROMISE = _c.REQUEST_DV_PROMISE
+    #: The filesystem's lasting name (compare() tells files apart by it).
+    FS_ID = _c.REQUEST_FS_ID
     #: Every extra result.
     EXTRA = _c.REQUEST__EXTRA_RESULTS
     #: Every defined bit.
