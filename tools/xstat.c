@@ -523,7 +523,10 @@ static bool show_fs(const char *name, const struct options *o)
 	return true;
 }
 
-/* The time before the records of this operand: JSON's "taken". */
+/*
+ * The time before the records of this operand: JSON's "taken", for a
+ * snapshot's racy window (xstat_compare(3)); null without a token.
+ */
 static void set_taken(void)
 {
 	struct xstat_time t;
@@ -551,7 +554,8 @@ static bool show(const char *name, const struct options *o)
 	bool ok;
 
 	memset(&buf, 0, sizeof(buf));
-	set_taken();
+	if (o->query & XSTAT_REQUEST_CHANGE_TOKEN)
+		set_taken();
 	if (strcmp(name, "-") == 0) {
 		r.path = NULL;
 		r.ret = -1;
@@ -601,7 +605,8 @@ static bool walk(const char *name, const struct options *o)
 
 	if (strcmp(name, "-") == 0)
 		return show(name, o);
-	set_taken();
+	if (o->query & XSTAT_REQUEST_CHANGE_TOKEN)
+		set_taken();
 	return walk_tree(name, &w);
 }
 
