@@ -9,9 +9,13 @@
  * number (renames and hard links are found there).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include "json.h"
 #include "snapshot.h"
 
@@ -532,35 +536,198 @@ static int add_entry(struct ctx *c, struct snapshot *s, json_t *o,
 	return get_result(c, o, e);
 }
 
-int snapshot_load(FILE *f, const char *name, const char *root,
-		  struct snapshot *s, char *err, size_t errlen)
+/* One line: its object, checked and added to @s.  0 or -1. */
+static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
+		      size_t len, const char *root)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	int ret;
+
+	if (!o)
+		return fail(c, "not JSON: %s", jerr.text);
+	ret = json_is_object(o) ? add_entry(c, s, o, root)
+				: fail(c, "not a JSON object");
+	json_decref(o);
+	return ret;
+}
+
+/* A pipe or a terminal: line by line, through a bounded buffer. */
+static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
+		       const char *root)
 {
 	struct reader r = { .f = f, .cap = 2 * SNAP_LINE_MAX + 2 };
-	struct ctx c = { err, errlen, name, 0 };
-	json_error_t jerr;
 	size_t len = 0;
 	char *line = NULL;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
 	r.buf = malloc(r.cap);
 	if (!r.buf)
-		return fail(&c, "out of memory");
-	while ((ret = next_line(&r, &c, &line, &len)) > 0) {
-		json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES,
-				       &jerr);
-
-		if (!o) {
-			ret = fail(&c, "not JSON: %s", jerr.text);
-			break;
-		}
-		ret = json_is_object(o) ? add_entry(&c, s, o, root)
-					: fail(&c, "not a JSON object");
-		json_decref(o);
+		return fail(c, "out of memory");
+	while ((ret = next_line(&r, c, &line, &len)) > 0) {
+		ret = parse_line(c, s, line, len, root);
 		if (ret)
 			break;
 	}
 	free(r.buf);
+	return ret;
+}
+
+/*
+ * A regular file is mapped and its lines parsed by a few threads, each a
+ * run of whole lines into a snapshot of its own, joined in file order:
+ * the parse is most of --changes' time (bench/RESULTS.md).  The lines are
+ * found (and their length checked) first, so that every thread knows its
+ * first line's number.
+ */
+#define PARSERS_MAX	4
+
+struct part {
+	struct snapshot	s;
+	struct ctx	c;
+	char		err[512];
+	const char	*p, *end, *root;
+	unsigned long	line0;
+	int		ret;
+};
+
+static void *parse_part(void *arg)
+{
+	struct part *t = arg;
+	const char *p = t->p, *nl;
+
+	t->c.line = t->line0;
+	while (p < t->end) {
+		nl = memchr(p, '\n', (size_t)(t->end - p));
+		t->c.line++;
+		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), t->root);
+		if (t->ret)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* Join the parts' entries, in order, into @s. */
+static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
+{
+	size_t total = 0, k = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += parts[i].s.n;
+	s->ents = malloc((total ? total : 1) * sizeof(*s->ents));
+	if (!s->ents)
+		return fail(c, "out of memory");
+	s->cap = total;
+	for (i = 0; i < n; i++) {
+		struct snapshot *q = &parts[i].s;
+
+		memcpy(s->ents + k, q->ents, q->n * sizeof(*s->ents));
+		k += q->n;
+		if (q->have_taken && (!s->have_taken ||
+		    q->taken.tv_sec < s->taken.tv_sec ||
+		    (q->taken.tv_sec == s->taken.tv_sec &&
+		     q->taken.tv_nsec < s->taken.tv_nsec))) {
+			s->taken = q->taken;
+			s->have_taken = true;
+		}
+		free(q->ents);
+		q->ents = NULL;
+		q->n = 0;
+	}
+	s->n = total;
+	return 0;
+}
+
+static int load_mapped(struct ctx *c, const char *map, size_t size,
+		       struct snapshot *s, const char *root)
+{
+	struct part parts[PARSERS_MAX];
+	pthread_t tid[PARSERS_MAX];
+	bool started[PARSERS_MAX];
+	const char *p = map, *end = map + size, *nl;
+	unsigned long lines = 0, cut_line[PARSERS_MAX];
+	const char *cut[PARSERS_MAX];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cpus < 1 ? 1 : cpus > PARSERS_MAX ? PARSERS_MAX : (int)cpus;
+	int i, k = 1, ret = 0;
+
+	cut[0] = map;
+	cut_line[0] = 0;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		c->line = lines + 1;
+		if (!nl)
+			return fail(c, "last line cut short (no newline): "
+				    "a truncated snapshot");
+		if (nl - p > SNAP_LINE_MAX)
+			return fail(c, "line longer than %d bytes",
+				    SNAP_LINE_MAX);
+		lines++;
+		p = nl + 1;
+		if (k < n && p < end && (size_t)(p - map) >= size * k / n) {
+			cut[k] = p;
+			cut_line[k++] = lines;
+		}
+	}
+	n = k;
+	/* Jansson draws its hash seed once, before any thread parses. */
+	json_object_seed(0);
+	for (i = 0; i < n; i++) {
+		memset(&parts[i], 0, sizeof(parts[i]));
+		parts[i].c = *c;
+		parts[i].c.err = parts[i].err;
+		parts[i].c.errlen = sizeof(parts[i].err);
+		parts[i].p = cut[i];
+		parts[i].end = i + 1 < n ? cut[i + 1] : end;
+		parts[i].line0 = cut_line[i];
+		parts[i].root = root;
+	}
+	for (i = 1; i < n; i++) {
+		started[i] = !pthread_create(&tid[i], NULL, parse_part,
+					     &parts[i]);
+		if (!started[i])	/* parsed here, after the first */
+			tid[i] = 0;
+	}
+	parse_part(&parts[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			parse_part(&parts[i]);
+	}
+	for (i = 0; i < n && !ret; i++)
+		if (parts[i].ret) {
+			snprintf(c->err, c->errlen, "%s", parts[i].err);
+			ret = -1;
+		}
+	if (!ret)
+		ret = join(c, parts, n, s);
+	for (i = 0; i < n; i++)
+		snapshot_free(&parts[i].s);
+	return ret;
+}
+
+int snapshot_load(FILE *f, const char *name, const char *root,
+		  struct snapshot *s, char *err, size_t errlen)
+{
+	struct ctx c = { err, errlen, name, 0 };
+	struct stat sb;
+	void *map;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	err[0] = '\0';
+	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+			fileno(f), 0)) != MAP_FAILED) {
+		ret = load_mapped(&c, map, (size_t)sb.st_size, s, root);
+		munmap(map, (size_t)sb.st_size);
+	} else {
+		ret = load_stream(&c, f, s, root);
+	}
 	if (ret == 0 && s->n == 0)
 		ret = fail(&c, "no entries: an empty snapshot");
 	if (ret == 0)
