@@ -1,9 +1,10 @@
-# xstat -r against find and bfs, 100 x 1,000 files on ext4 (bench/RESULTS.md,
-# runs 2 and 3 of bench/walk-run.sh): gnuplot bench/walk.gnuplot from the
-# source tree writes bench/walk.png.
+# xstat -r against find, bfs and the floor (getdents64 + statx), the
+# fields of find -printf '%i %s %T@ %B@', run 3 of bench/walk-run.sh in
+# bench/RESULTS.md: gnuplot bench/walk.gnuplot from the source tree
+# writes bench/walk.png.
 set terminal pngcairo size 900,480 font ",10" noenhanced
 set output "bench/walk.png"
-set title "Walking 100,000 files on ext4, median wall time (lower is better)"
+set title "xstat -r -c '%i %s %Y %W' and its peers, median ms (lower is better)"
 set ylabel "ms"
 set style data histograms
 set style histogram clustered gap 1
@@ -14,14 +15,13 @@ set grid ytics
 set yrange [0:*]
 set xtics rotate by -20
 $walk << END
-"find" 421 415 832 801
-"bfs" 371 374 784 752
-"xstat -r, 1 thread" 465 377 983 884
-"xstat -r, 2 threads" 257 255 492 502
-"EXTENDED, 1 thread" 340 347 674 698
-"EXTENDED, 2 threads" 268 240 485 440
+"find -printf" 1664.7 559.4 1330.2 494.4
+"bfs -printf" 1259.7 440.4 1182.3 445.9
+"xstat -r (4 threads)" 1143.9 391.9 1223.4 445.4
+"xstat -r --threads=1" 1110.7 391.8 1302.1 435.6
+"floor, 1 thread" 951.1 299.7 892.7 312.8
 END
-plot $walk using 2:xtic(1) title "hot, run 2" lc rgb "#1f77b4", \
-     '' using 3 title "hot, run 3" lc rgb "#aec7e8", \
-     '' using 4 title "cold, run 2" lc rgb "#d62728", \
-     '' using 5 title "cold, run 3" lc rgb "#ff9896"
+plot $walk using 2:xtic(1) title "ext4 100x1000, wall" lc rgb "#1f77b4", \
+     '' using 3 title "ext4 100x1000, CPU" lc rgb "#aec7e8", \
+     '' using 4 title "Linux 6.1 tree, wall" lc rgb "#d62728", \
+     '' using 5 title "Linux 6.1 tree, CPU" lc rgb "#ff9896"

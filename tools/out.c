@@ -21,13 +21,15 @@ struct record_buf {
 };
 
 static __thread struct record_buf rec;
-/* stdout, stderr and the state below */
+/* stdout; and stderr with the status line, apart: a progress line is
+   drawn while a worker waits for a slow reader of stdout */
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t err_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool stdin_closed;
 static bool write_failed;
 static int write_errno;		/* of the first failed write to stdout */
 static size_t drain_at = DRAIN_AT;
-static size_t status_len;	/* a status line is on stderr */
+static size_t status_len;	/* a status line is on stderr (err_lock) */
 
 static void clear_status_locked(void)
 {
@@ -44,6 +46,8 @@ void warn_msg(int errnum, const char *fmt, ...)
 	out_drain();
 	pthread_mutex_lock(&out_lock);
 	fflush(stdout);		/* keep stdout and stderr in order */
+	pthread_mutex_unlock(&out_lock);
+	pthread_mutex_lock(&err_lock);
 	clear_status_locked();
 	fputs("xstat: ", stderr);
 	va_start(ap, fmt);
@@ -52,7 +56,7 @@ void warn_msg(int errnum, const char *fmt, ...)
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
-	pthread_mutex_unlock(&out_lock);
+	pthread_mutex_unlock(&err_lock);
 }
 
 void usage_error(const char *fmt, ...)
@@ -160,7 +164,7 @@ void out_status(const char *line)
 {
 	size_t n = line ? strlen(line) : 0;
 
-	pthread_mutex_lock(&out_lock);
+	pthread_mutex_lock(&err_lock);
 	if (line) {
 		/* pad over the end of a longer line before */
 		fprintf(stderr, "\r%s%*s", line,
@@ -169,7 +173,7 @@ void out_status(const char *line)
 	} else {
 		clear_status_locked();
 	}
-	pthread_mutex_unlock(&out_lock);
+	pthread_mutex_unlock(&err_lock);
 }
 
 static void report_write_error(int err)

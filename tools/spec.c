@@ -58,7 +58,9 @@ static struct spec *spec_copy(struct spec *dst, const struct spec *src)
  */
 struct simple {
 	size_t width;
-	bool left, zero;
+	size_t precision;	/* strings only: the most bytes printed */
+	bool left, zero, alt;	/* '-', '0', '#' */
+	bool has_precision;
 };
 
 /*
@@ -83,11 +85,22 @@ static bool simple_spec(const struct spec *s, size_t len, const char *allowed,
 			o->left = true;
 		else if (c == '0')
 			o->zero = true;
+		else if (c == '#')
+			o->alt = true;
 	}
 	for (; i < len && isdigit((unsigned char)s->fmt[i]); i++) {
 		o->width = o->width * 10 + (size_t)(s->fmt[i] - '0');
 		if (o->width > 4096)
 			return false;
+	}
+	if (i < len && s->fmt[i] == '.') {
+		o->has_precision = true;
+		for (i++; i < len && isdigit((unsigned char)s->fmt[i]); i++) {
+			o->precision = o->precision * 10 +
+				       (size_t)(s->fmt[i] - '0');
+			if (o->precision > 4096)
+				return false;
+		}
 	}
 	return i == len;
 }
@@ -137,8 +150,13 @@ int out_string(const struct spec *s, const char *arg)
 	struct spec t;
 	struct simple o;
 
-	if (simple_spec(s, s->len, "-", "", &o))
-		return put_padded(&o, arg, strlen(arg), false);
+	if (simple_spec(s, s->len, "-", "", &o)) {
+		size_t n = strlen(arg);
+
+		if (o.has_precision && o.precision < n)
+			n = o.precision;
+		return put_padded(&o, arg, n, false);
+	}
 	return fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "-",
 					     "s"), arg);
 }
@@ -149,7 +167,7 @@ static int out_int_len(const struct spec *s, size_t len, intmax_t arg)
 	struct spec t;
 	struct simple o;
 
-	if (simple_spec(s, len, "'-+ 0", "'+ ", &o)) {
+	if (simple_spec(s, len, "'-+ 0", "'+ ", &o) && !o.has_precision) {
 		p = digits(buf + sizeof(buf), arg < 0 ? -(uintmax_t)arg :
 						       (uintmax_t)arg, 10);
 		if (arg < 0)
@@ -183,8 +201,14 @@ static void out_unsigned(const struct spec *s, uintmax_t arg,
 	struct spec t;
 	struct simple o;
 
-	if (simple_spec(s, s->len, allowed, hard, &o)) {
+	if (simple_spec(s, s->len, allowed, hard, &o) && !o.has_precision &&
+	    !(o.alt && o.zero)) {
 		p = digits(buf + sizeof(buf), arg, base);
+		/* '#': 0x before a hexadecimal, a leading 0 for an octal */
+		if (o.alt && base == 16 && arg)
+			p = memcpy(p - 2, "0x", 2);
+		else if (o.alt && base == 8 && *p != '0')
+			*--p = '0';
 		put_padded(&o, p, (size_t)(buf + sizeof(buf) - p), true);
 		return;
 	}
@@ -199,12 +223,12 @@ void out_uint(const struct spec *s, uintmax_t arg)
 
 void out_uint_o(const struct spec *s, uintmax_t arg)
 {
-	out_unsigned(s, arg, "-#0", "#", 8, PRIoMAX);
+	out_unsigned(s, arg, "-#0", "", 8, PRIoMAX);
 }
 
 void out_uint_x(const struct spec *s, uintmax_t arg)
 {
-	out_unsigned(s, arg, "-#0", "#", 16, PRIxMAX);
+	out_unsigned(s, arg, "-#0", "", 16, PRIxMAX);
 }
 
 static const char *decimal_point(void)
