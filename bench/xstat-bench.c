@@ -191,9 +191,14 @@ static int dev_pread(void)
  */
 static int dev_open_pread(void)
 {
-	int fd = open(dev_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat sb;
 	ssize_t n;
+	int fd;
 
+	/* the node checked to be the device first: never open a FIFO */
+	if (stat(dev_path, &sb) || !S_ISBLK(sb.st_mode))
+		return 1;
+	fd = open(dev_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return 1;
 	n = pread(fd, dev_buf, dev_len, dev_off);
@@ -204,6 +209,10 @@ static int dev_open_pread(void)
 /* The device's open as the library tries it, refused (EPERM, EACCES). */
 static int dev_open_refused(void)
 {
+	struct stat sb;
+
+	if (stat(refused_path, &sb) || !S_ISBLK(sb.st_mode))
+		return 1;
 	return open(refused_path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 		    O_NONBLOCK) >= 0;
 }

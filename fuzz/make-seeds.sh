@@ -4,8 +4,18 @@
 # bigalloc, meta_bg, flex_bg.  Each seed is the superblock, an inode
 # number, the group descriptor of its group and its raw inode, as read
 # from the image by dd at the offsets debugfs reports.  No root needed.
+# Exits 77 (with the reason on stderr) where e2fsprogs is missing, 1 when
+# it made no seed.
 set -eu
 out=${1:?usage: make-seeds.sh OUTDIR}
+# e2fsprogs lives in /sbin, which an ordinary user's PATH lacks.
+PATH=$PATH:/usr/sbin:/sbin
+for tool in mke2fs dumpe2fs debugfs; do
+	command -v "$tool" >/dev/null 2>&1 || {
+		echo "SKIP: $tool is missing (Debian: e2fsprogs)" >&2
+		exit 77
+	}
+done
 mkdir -p "$out"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -43,4 +53,9 @@ for opts in "-t ext4 -b 4096" "-t ext4 -b 1024" "-t ext4 -I 128" \
 	done
 	i=$((i + 1))
 done
-ls "$out" | wc -l
+n=$(ls "$out" | wc -l)
+echo "$n"
+if [ "$n" -eq 0 ]; then
+	echo "make-seeds.sh: e2fsprogs made no seed image" >&2
+	exit 1
+fi

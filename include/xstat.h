@@ -280,7 +280,9 @@ struct xstat_why_missing {
  * What a value promises about changes of the file (XSTAT_PROMISE_*): the
  * data version of a result (XSTAT_REQUEST_DV_PROMISE) and the change token
  * (XSTAT_REQUEST_CHANGE_TOKEN).  A "change" is one made after the call
- * returned: a write, truncate, a store into a shared mapping that faults
+ * returned (a write counts if it begins after the call: one already under
+ * way may finish without moving the value; libxstat(7), "Writes in
+ * progress", has a recipe for consistent copies): a write, truncate, a store into a shared mapping that faults
  * (one into a page already dirty goes unseen by every timestamp and
  * counter, and tmpfs pages stay dirty), or (with METADATA) chmod, chown,
  * utimes, an xattr set, or (with NAMES) link, unlink, rename of the file;

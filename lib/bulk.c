@@ -44,6 +44,7 @@
 #include "bulk_dir.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
+#include "ret.h"
 
 #define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
 #define DIR_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
@@ -180,21 +181,15 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 					  const struct xstat_parameters *params)
 {
 	struct xstat_dir *d;
-	int ret;
+	int ret, saved = errno;
 
-	if (flags & ~DIR_FLAGS || (flags & SYNC_FLAGS) == SYNC_FLAGS) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!path) {
-		errno = EFAULT;
-		return NULL;
-	}
+	if (flags & ~DIR_FLAGS || (flags & SYNC_FLAGS) == SYNC_FLAGS)
+		return xs_ret_ptr(NULL, EINVAL, saved);
+	if (!path)
+		return xs_ret_ptr(NULL, EFAULT, saved);
 	d = alloc_dir();
-	if (!d) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!d)
+		return xs_ret_ptr(NULL, ENOMEM, saved);
 	d->flags = flags & ENTRY_FLAGS;
 	d->uring = bulk_uring_forced();
 	d->params.request_mask = params ? params->request_mask &
@@ -210,29 +205,22 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 		if (d->fd >= 0)
 			close(d->fd);
 		free_dir(d);
-		errno = -ret;
-		return NULL;
+		return xs_ret_ptr(NULL, -ret, saved);
 	}
-	return d;
+	return xs_ret_ptr(d, 0, saved);
 }
 
 XS_EXPORT int xstat_dirfd(struct xstat_dir *d)
 {
-	if (!d) {
-		errno = EINVAL;
-		return -1;
-	}
-	return d->fd;
+	return (int)xs_ret(d ? d->fd : -EINVAL, errno);
 }
 
 XS_EXPORT int xstat_closedir(struct xstat_dir *d)
 {
-	int ret;
+	int ret, saved = errno;
 
-	if (!d) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!d)
+		return (int)xs_ret(-EINVAL, saved);
 	/* Linux closes the fd even when close() fails: never retry it. */
 	ret = close(d->fd);
 	free_dir(d);
@@ -243,23 +231,17 @@ XS_EXPORT const struct xstat_dirent *xstat_readdir(struct xstat_dir *d)
 {
 	int ret, saved = errno;
 
-	if (!d) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!d)
+		return xs_ret_ptr(NULL, EINVAL, saved);
 	if (d->next >= d->n) {
 		ret = bulk_fill_batch(d);
-		if (ret) {
-			errno = -ret;
-			return NULL;
-		}
-		if (!d->n) {
-			errno = saved;
-			return NULL;
-		}
+		if (ret)
+			return xs_ret_ptr(NULL, -ret, saved);
+		/* the end: NULL with errno unchanged */
+		if (!d->n)
+			return xs_ret_ptr(NULL, saved, saved);
 	}
 	bulk_result_of(d, &d->ents[d->keys[d->next++].idx]);
 	/* What the library's own calls did to errno is not the caller's. */
-	errno = saved;
-	return &d->out;
+	return xs_ret_ptr(&d->out, 0, saved);
 }

@@ -52,7 +52,8 @@ static ssize_t stat_basic(struct xstat_dir *d, struct bulk_ent *e)
 		e->state = BULK_FAILED;
 		return 0;
 	}
-	return xs_copyout(&st, d->request, &d->res.x, sizeof(d->res));
+	return xs_deliver(NULL, d->request, 1, 0, &st, &d->res.x,
+			  sizeof(d->res));
 }
 
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
@@ -80,11 +81,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 			xs_fs_id_cached(e->st);
 		if (!(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
 		      ~e->st->mask)) {
-			xs_promise_fill(NULL, d->request, e->st);
-			xs_why_fill(NULL, d->request, 1, e->st);
-			if (d->unasked_cmtime)
-				xs_stat_drop_cmtime(e->st);
-			len = xs_copyout(e->st, d->request, &d->res.x,
+			len = xs_deliver(NULL, d->request, 1,
+					 d->unasked_cmtime, e->st, &d->res.x,
 					 sizeof(d->res));
 			break;
 		}

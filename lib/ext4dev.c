@@ -121,6 +121,24 @@ static int lasting(int err)
 }
 
 /*
+ * Open the device at the cached path, once it is seen to be the device:
+ * the node can have been replaced since it was learned (a FIFO or a
+ * regular file bound over it, in this mount namespace), and a FIFO must
+ * never be opened, a file never read as the filesystem.  fd or -errno.
+ */
+static int open_node(const union fact_words *u, const struct xs_ext4_fs *fs)
+{
+	struct stat sb;
+	int ret = xs_raw_fstatat(AT_FDCWD, u->f.path, &sb, 0);
+
+	if (ret)
+		return ret;
+	if (!is_the_device(&sb, fs->major, fs->minor))
+		return -ENODEV;
+	return xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
+}
+
+/*
  * Not cached (or no longer): learn the device's path and, if this caller
  * can open it, its geometry.  The facts are stored for the next call; the
  * open fd is the caller's.
@@ -201,7 +219,7 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	} else if (u.f.err) {
 		return -u.f.err;
 	} else {
-		fd = xs_raw_openat(AT_FDCWD, u.f.path, DEV_OPEN_FLAGS);
+		fd = open_node(&u, fs);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)

@@ -101,7 +101,7 @@ int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
 				     maps | XS_STATMOUNT_MNT_BASIC };
 	struct idmap_buf b;
 	const char *end;
-	int ret = 0, saved = errno;
+	int ret = 0;
 
 	memset(&b.sm, 0, sizeof(b.sm));
 	if (syscall(XS_NR_statmount, &req, &b, sizeof(b), 0) ||
@@ -122,6 +122,5 @@ int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
 	      maps_to(b.str + b.sm.mnt_gidmap, end, b.sm.mnt_gidmap_num,
 		      gid, shown_gid);
 out:
-	errno = saved;	/* a successful xstat() leaves errno alone */
 	return ret;
 }

@@ -108,6 +108,8 @@ static ssize_t by_getxattrat(const struct xs_target *t,
 	if (t->own_fd) {
 		n = syscall(XS_NR_getxattrat, t->dfd, "", AT_EMPTY_PATH, name,
 			    &args, sizeof(args));
+		if (n < 0)
+			n = -errno;
 	} else {
 		pd = xs_proc_fd_dir();
 		if (pd < 0)
@@ -124,14 +126,10 @@ static ssize_t by_getxattrat(const struct xs_target *t,
 		else if (!names_inode(pd, entry, st))
 			n = -ESTALE;
 		close(pd);
-		if (n < 0) {
-			errno = (int)-n;
-			n = -1;
-		}
 	}
-	if (n < 0 && errno == ENOSYS)
+	if (n == -ENOSYS)
 		__atomic_store_n(&getxattrat_unsupported, 1, __ATOMIC_RELAXED);
-	return n < 0 ? -errno : n;
+	return n;
 }
 
 /*

@@ -2,15 +2,16 @@
 /*
  * The public entry points: validate the arguments, run a backend into the
  * record, add what was requested and is missing - on the anchored inode
- * (anchor.h) - and let copyout.c write the result.  The only place errno
- * is set, and on success it is left as the caller had it.  Directory
- * streams run each entry through xs_stat_target() too.
+ * (anchor.h) - and let copyout.c write the result; ret.h sets errno
+ * from the -errno this returns.  Directory streams run each entry through
+ * xs_stat_target() too.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "anchor.h"
+#include "ret.h"
 #include "internal.h"
 #include "backend_fstatat.h"
 #include "backend_statx.h"
@@ -42,11 +43,17 @@ static inline int cmtime_unasked(uint64_t request)
 	       !(request & CMTIME);
 }
 
-static void drop_unasked_cmtime(struct xs_stat *st, uint64_t request,
-				int from_statx)
+/*
+ * The tail of a call's result; its times dropped as cmtime_unasked() says.
+ * Inlined into each caller: on a plain result it is a few tests.
+ */
+static inline __attribute__((always_inline)) ssize_t deliver(const struct xs_target *t, uint64_t request,
+		       int from_statx, struct xs_stat *st,
+		       struct xstat *buffer, size_t buflen)
 {
-	if (from_statx && cmtime_unasked(request))
-		xs_stat_drop_cmtime(st);
+	return xs_deliver(t, request, from_statx,
+			  from_statx && cmtime_unasked(request), st, buffer,
+			  buflen);
 }
 
 /* The kernel's answer in the record; extras only when requested. */
@@ -112,6 +119,7 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 	union xs_kernel_stat own;
 	struct xs_anchor a;
 	struct xs_stat st;
+	ssize_t ret = 0;
 	int from_statx;
 
 	if (xs_anchor_open(t, &a) == 0) {
@@ -133,13 +141,11 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 		if (from_statx >= 0) {
 			record(&st, request, k, from_statx);
 			xs_supplement(&a.at, request, &st);
-			xs_promise_fill(&a.at, request, &st);
-			xs_why_fill(&a.at, request, from_statx, &st);
-			drop_unasked_cmtime(&st, request, from_statx);
+			ret = deliver(&a.at, request, from_statx, &st, buffer,
+				      buflen);
 		}
 		xs_anchor_close(&a);
-		if (from_statx < 0)
-			return from_statx;
+		return from_statx < 0 ? from_statx : ret;
 	} else {
 		if (!k) {
 			k = &own;
@@ -151,11 +157,8 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 		}
 		record(&st, request, k, from_statx);
 		xs_supplement(NULL, request, &st);
-		xs_promise_fill(NULL, request, &st);
-		xs_why_fill(NULL, request, from_statx, &st);
-		drop_unasked_cmtime(&st, request, from_statx);
+		return deliver(NULL, request, from_statx, &st, buffer, buflen);
 	}
-	return xs_copyout(&st, request, buffer, buflen);
 }
 
 /*
@@ -177,11 +180,7 @@ static ssize_t answered(const struct xs_target *t, uint64_t request,
 	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
 	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
 		return anchored(t, request, k, from_statx, buffer, buflen);
-	if (request & XS_PROMISE_EXTRAS) {
-		xs_promise_fill(NULL, request, &st);
-		drop_unasked_cmtime(&st, request, from_statx);
-	}
-	return xs_copyout(&st, request, buffer, buflen);
+	return deliver(NULL, request, from_statx, &st, buffer, buflen);
 }
 
 ssize_t xs_stat_target(const struct xs_target *t,
@@ -225,20 +224,6 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	return answered(t, request, &k, 0, buffer, buflen);
 }
 
-/*
- * The only place errno is set: from the -errno of the layers below, and
- * left as the caller had it on success (internal probes fail on the way).
- */
-static ssize_t finish(ssize_t ret, int saved)
-{
-	if (ret < 0) {
-		errno = (int)-ret;
-		return -1;
-	}
-	errno = saved;
-	return ret;
-}
-
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
@@ -249,16 +234,16 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	int saved = errno;
 
 	if (flags & ~XSTAT_FLAGS)
-		return finish(-EINVAL, saved);
+		return xs_ret(-EINVAL, saved);
 	if (!filename)
-		return finish(-EFAULT, saved);
+		return xs_ret(-EFAULT, saved);
 	/*
 	 * The name may lie in the result buffer (nothing is restrict): it
 	 * is read only by system calls, which reject a bad pointer with
 	 * EFAULT, and all of them are made before xs_copyout() writes the
 	 * buffer, so it needs no copy of its own.
 	 */
-	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
+	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
 }
 
 XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
@@ -272,12 +257,12 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 	int saved = errno;
 
 	if (flags & ~SYNC_FLAGS)
-		return finish(-EINVAL, saved);
+		return xs_ret(-EINVAL, saved);
 	/*
 	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every
 	 * negative fd (0.1.0's unsigned fd above INT_MAX: the same bits).
 	 */
 	if (fd < 0)
-		return finish(-EBADF, saved);
-	return finish(xs_stat_target(&t, params, buffer, buflen), saved);
+		return xs_ret(-EBADF, saved);
+	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
 }

@@ -390,12 +390,30 @@ static PyObject *res_all(PyObject *self)
 	return t;
 }
 
+/*
+ * Two results: equal when every field is.  A result and a tuple (an
+ * os.stat_result is one): equal when the 10-item sequence is, as an
+ * os.stat_result compares with a tuple.  Only == and !=.
+ */
 static PyObject *res_richcompare(PyObject *a, PyObject *b, int op)
 {
 	PyObject *ta, *tb, *ret;
 
-	if (!PyObject_TypeCheck(b, &XsResult_Type) ||
-	    (op != Py_EQ && op != Py_NE))
+	if (op != Py_EQ && op != Py_NE)
+		Py_RETURN_NOTIMPLEMENTED;
+	if (!PyObject_TypeCheck(a, &XsResult_Type)) {
+		PyObject *t = a;	/* reflected: tuple == result */
+
+		a = b;
+		b = t;
+	}
+	if (PyTuple_Check(b)) {
+		ta = res_tuple(a);
+		ret = ta ? PyObject_RichCompare(ta, b, op) : NULL;
+		Py_XDECREF(ta);
+		return ret;
+	}
+	if (!PyObject_TypeCheck(b, &XsResult_Type))
 		Py_RETURN_NOTIMPLEMENTED;
 	ta = res_all(a);
 	tb = ta ? res_all(b) : NULL;
@@ -405,9 +423,13 @@ static PyObject *res_richcompare(PyObject *a, PyObject *b, int op)
 	return ret;
 }
 
+/*
+ * The hash of the 10-item sequence: a result equal to a tuple hashes as
+ * the tuple does, and equal results (every field) hash alike.
+ */
 static Py_hash_t res_hash(PyObject *self)
 {
-	PyObject *t = res_all(self);
+	PyObject *t = res_tuple(self);
 	Py_hash_t h;
 
 	if (!t)
@@ -455,6 +477,31 @@ out:
 	return ret;
 }
 
+/*
+ * Pickling and copy: the library's bytes, rebuilt by
+ * _libxstat._result_from_bytes().  They are the public layout in this
+ * machine's byte order (xstat(3)), the same on i386 and x86_64.
+ */
+static PyObject *res_reduce(PyObject *self, PyObject *unused)
+{
+	XsResult *r = (XsResult *)self;
+	PyObject *mod, *fn;
+
+	(void)unused;
+	mod = PyImport_ImportModule("libxstat._libxstat");
+	fn = mod ? PyObject_GetAttrString(mod, "_result_from_bytes") : NULL;
+	Py_XDECREF(mod);
+	if (!fn)
+		return NULL;
+	return Py_BuildValue("(N(y#))", fn, (const char *)r->buf, r->len);
+}
+
+static PyMethodDef res_methods[] = {
+	{ "__reduce__", res_reduce, METH_NOARGS,
+	  "Pickle support: the result's bytes." },
+	{ NULL, NULL, 0, NULL },
+};
+
 static PySequenceMethods res_as_sequence = {
 	.sq_length = res_length,
 	.sq_item = res_item,
@@ -469,7 +516,9 @@ PyDoc_STRVAR(res_doc,
 "The result of libxstat.stat(), lstat() or fstat(); immutable.\n\n"
 "Has os.stat_result's attribute names and, like it, reads as the\n"
 "10-item sequence (st_mode, st_ino, st_dev, st_nlink, st_uid, st_gid,\n"
-"st_size, st_atime, st_mtime, st_ctime) with whole-second times.  A\n"
+"st_size, st_atime, st_mtime, st_ctime) with whole-second times, and\n"
+"equals a tuple (an os.stat_result is one) holding the same 10 items.\n"
+"Two results are equal when every field is.  Pickles and copies.  A\n"
 "field that was not asked for or could not be obtained is None, never\n"
 "0; st_result_mask says which hold values.");
 
@@ -486,6 +535,7 @@ static PyTypeObject XsResult_Type = {
 	.tp_as_sequence = &res_as_sequence,
 	.tp_as_mapping = &res_as_mapping,
 	.tp_getset = res_getset,
+	.tp_methods = res_methods,
 };
 
 /* Wrap the library's bytes; len is what it wrote, at most the room. */
@@ -500,6 +550,23 @@ static PyObject *res_new(const void *buf, size_t len)
 	memcpy(r->buf, buf, len);
 	r->len = (Py_ssize_t)len;
 	return (PyObject *)r;
+}
+
+/* _result_from_bytes(b): the result a pickle holds (res_reduce). */
+static PyObject *res_from_bytes(PyObject *m, PyObject *arg)
+{
+	char *p;
+	Py_ssize_t n;
+
+	(void)m;
+	if (PyBytes_AsStringAndSize(arg, &p, &n))
+		return NULL;
+	if (n < (Py_ssize_t)sizeof(struct xstat) || n > XS_PY_ROOM) {
+		PyErr_SetString(PyExc_ValueError,
+				"not the bytes of an xstat_result");
+		return NULL;
+	}
+	return res_new(p, (size_t)n);
 }
 
 /* ---- argument parsing, as os.stat() does it ---- */
@@ -1110,6 +1177,8 @@ static PyMethodDef xs_methods[] = {
 	  "changed between two results of one name, as xstat_compare(3) "
 	  "says; taken_ns: time.time_ns() read before the call that gave "
 	  "before." },
+	{ "_result_from_bytes", res_from_bytes, METH_O,
+	  "_result_from_bytes(b): the xstat_result a pickle holds." },
 	{ "_known_mask", xs_known_mask, METH_NOARGS,
 	  "xstat_known_mask(): the request bits this libxstat knows." },
 	{ "_set_flag_types", xs_set_flag_types, METH_VARARGS,
@@ -1179,6 +1248,16 @@ static int add_consts(PyObject *m)
 	return 0;
 }
 
+static int set_type_int(PyTypeObject *t, const char *name, long v)
+{
+	PyObject *o = PyLong_FromLong(v);
+	int ret = o ? PyDict_SetItemString(t->tp_dict, name, o) : -1;
+
+	Py_XDECREF(o);
+	PyType_Modified(t);
+	return ret;
+}
+
 PyMODINIT_FUNC PyInit__libxstat(void)
 {
 	PyObject *m;
@@ -1192,6 +1271,11 @@ PyMODINIT_FUNC PyInit__libxstat(void)
 	res_init_getset();
 	if (PyType_Ready(&XsResult_Type) < 0 ||
 	    PyType_Ready(&XsDir_Type) < 0)
+		return NULL;
+	/* os.stat_result's class attributes: 10 items, all named. */
+	if (set_type_int(&XsResult_Type, "n_sequence_fields", NSEQ) ||
+	    set_type_int(&XsResult_Type, "n_fields", NSEQ) ||
+	    set_type_int(&XsResult_Type, "n_unnamed_fields", 0))
 		return NULL;
 	m = PyModule_Create(&xs_module);
 	if (!m)

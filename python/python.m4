@@ -27,6 +27,33 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("include"),
 	test -n "$PYTHON" || PYTHON=:])
 AM_PATH_PYTHON([], [], [PYTHON=:])
 
+# Where "make install" puts the package.  automake's pyexecdir is the
+# posix_prefix scheme's site-packages under the prefix, where Debian's
+# interpreter does not look: it reads /usr/local/lib/python3.X/
+# dist-packages (its posix_local scheme; substituting the prefix into
+# that scheme's sysconfig paths gives /usr/local/local/...).  So when
+# automake's directory is not on the interpreter's sys.path but one of
+# the site directories it names for the prefix (site.getsitepackages())
+# is, that one is used.  The interpreter's own prefix (/usr) is left to
+# the distribution's packaging, which places the files itself.
+AS_IF([test "x$PYTHON" != x:], [
+	xs_py_prefix=$prefix
+	test "x$xs_py_prefix" = xNONE && xs_py_prefix=$ac_default_prefix
+	xs_py_site=`$PYTHON -c 'import site, sys, sysconfig
+p = sys.argv[[1]].rstrip("/")
+mine = sysconfig.get_path("platlib", "posix_prefix",
+			  vars={"base": p, "platbase": p})
+ver = "python%d.%d" % sys.version_info[[:2]]
+if p != sys.base_prefix and mine not in sys.path:
+	for d in site.getsitepackages([[p]]):
+		if d in sys.path and d.startswith(p + "/") and ver in d:
+			print(d)
+			break' "$xs_py_prefix" 2>/dev/null`
+	AS_IF([test -n "$xs_py_site"], [
+		AC_MSG_NOTICE([Python package directory: $xs_py_site (on $PYTHON's sys.path)])
+		pyexecdir="\${prefix}${xs_py_site#"$xs_py_prefix"}"
+		pythondir=$pyexecdir])])
+
 have_python=no
 AS_IF([test "x$PYTHON" != x:], [
 	PYTHON_CPPFLAGS="-I`$PYTHON -c 'import sysconfig

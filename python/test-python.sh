@@ -18,8 +18,9 @@ pkg=$(mktemp -d "${TMPDIR:-/tmp}/libxstat-py.XXXXXX") || exit 99
 trap 'rm -rf "$pkg"' EXIT
 # Readable by the tests' unprivileged children.
 chmod 755 "$pkg" && mkdir "$pkg/libxstat" || exit 99
-for f in __init__.py _libxstat.pyi py.typed; do
-	ln -s "$top_srcdir/python/libxstat/$f" "$pkg/libxstat/$f" || exit 99
+for f in "$top_srcdir"/python/libxstat/*.py \
+	"$top_srcdir"/python/libxstat/*.pyi "$top_srcdir"/python/libxstat/py.typed; do
+	ln -s "$f" "$pkg/libxstat/" || exit 99
 done
 ln -s "$top_builddir/python/.libs/_libxstat$PYTHON_EXT_SUFFIX" \
 	"$pkg/libxstat/" || exit 99
@@ -27,7 +28,9 @@ ln -s "$top_builddir/python/.libs/_libxstat$PYTHON_EXT_SUFFIX" \
 export PYTHONPATH="$pkg" PYTHONDONTWRITEBYTECODE=1
 export LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SECCOMP_RUN="$top_builddir/tests/seccomp-run"
+# pytest's own temporary directories too, so that none outlives the run.
 "$PYTHON" -m pytest -q -rs -p no:cacheprovider --rootdir="$pkg" \
+	--basetemp="$pkg/pytest" \
 	"$top_srcdir/python/tests"
 rc=$?
 # 5: pytest collected no test - a broken suite, not a pass.

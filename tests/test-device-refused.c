@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -251,11 +253,93 @@ static void test_drop_and_regain(void **state)
 	th_in_child(drop_and_regain, NULL, "seccomp is unavailable here");
 }
 
+/* The data version of f0 now: 0 and *@dv, or -1 (none given). */
+static int dv_of_f0(uint64_t *dv)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST_DATA_VERSION };
+	struct xstat x;
+	char path[400];
+
+	th_pathf(path, sizeof(path), "%s/f0", dir);
+	if (xstat(AT_FDCWD, path, 0, &p, &x, sizeof(x)) < 0 ||
+	    !(x.st_result_mask & XSTAT_REQUEST_DATA_VERSION))
+		return -1;
+	*dv = x.st_data_version;
+	return 0;
+}
+
+/*
+ * The device node swapped, after the library has learned and proven the
+ * device: a FIFO, or a regular file holding a copy of the filesystem,
+ * bind-mounted over /dev/loopN.  The FIFO must never be opened (inotify
+ * sees every open), and the copy never read: after a write to f0 the
+ * data version must not be the copy's stale one.
+ */
+static int node_swapped(void *arg)
+{
+	int regular = *(const int *)arg, in, fd, failed = 0;
+	char node[400], path[400];
+	uint64_t before, after;
+	char ev[4096];
+
+	th_pathf(node, sizeof(node), "%s.node", loop.image);
+	th_pathf(path, sizeof(path), "%s/f0", dir);
+	if (dv_of_f0(&before))
+		return TH_SKIP;	/* no data version to begin with */
+	if (regular ? th_run(NULL, 0, "cp '%s' '%s'", loop.image, node)
+		    : mkfifo(node, 0600))
+		return 1;
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (in < 0 || inotify_add_watch(in, node, IN_OPEN) < 0 ||
+	    th_run(NULL, 0, "mount --bind '%s' '%s'", node, loop.dev)) {
+		unlink(node);
+		return TH_SKIP;
+	}
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || write(fd, "x", 1) != 1)
+		failed = 1;
+	if (fd >= 0)
+		close(fd);
+	if (!dv_of_f0(&after) && after == before) {
+		fprintf(stderr, "FAIL: the %s's stale data version %llu\n",
+			regular ? "copy" : "FIFO", (unsigned long long)after);
+		failed = 1;
+	}
+	/* the test's own open of the node for the watch is not counted */
+	if (read(in, ev, sizeof(ev)) > 0) {
+		fprintf(stderr, "FAIL: the %s over the device was opened\n",
+			regular ? "copy" : "FIFO");
+		failed = 1;
+	}
+	th_run(NULL, 0, "umount '%s'", loop.dev);
+	close(in);
+	unlink(node);
+	return failed;
+}
+
+static void test_node_fifo(void **state)
+{
+	int regular = 0;
+
+	(void)state;
+	th_in_child(node_swapped, &regular, "no data version, or no bind mount");
+}
+
+static void test_node_regular(void **state)
+{
+	int regular = 1;
+
+	(void)state;
+	th_in_child(node_swapped, &regular, "no data version, or no bind mount");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nobody),
 		cmocka_unit_test(test_drop_and_regain),
+		cmocka_unit_test(test_node_fifo),
+		cmocka_unit_test(test_node_regular),
 	};
 	char path[400];
 	int i, fd, ret;

@@ -273,6 +273,10 @@ int main(void)
 		fprintf(stderr, "SKIP: mkfs.ext4, debugfs or losetup missing\n");
 		return TH_SKIP;
 	}
+	if (th_no_ext4_reader()) {
+		fprintf(stderr, "SKIP: %s\n", th_no_ext4_reader());
+		return TH_SKIP;
+	}
 	ret = th_loop_attach(&loop, 64, NULL);
 	if (ret) {
 		/* Any failure here is the machine's, as a missing device. */

@@ -17,18 +17,6 @@
  */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-/*
- * Mount @src again at @dst (created here), idmapped (5.12+): through a
- * user namespace whose uid_map and gid_map are "@first @lower @count", so
- * on-disk ids @first.. show as @lower.. and others as the overflow id.
- * Returns 0, TH_SKIP if the kernel cannot (no user namespace with a
- * mapping, no new mount API, no idmapping of this filesystem: said on
- * stderr after "SKIP: " and @what), or -1.  The caller unmounts @dst
- * (umount2 MNT_DETACH) and removes it.
- */
-int th_mount_idmapped(const char *src, const char *dst, unsigned first,
-		      unsigned lower, unsigned count, const char *what);
-
 #endif
 
 #define TH_SKIP	77
@@ -155,10 +143,22 @@ void th_loop_umount(struct th_loop *l);
  * The image and loop device of th_loop_mount() without the mount: a
  * fresh @size_mb image, formatted with @mkfs unless NULL, on a loop
  * device (@l->dev), with an empty directory @l->mnt to mount it on.
- * Returns 0, TH_SKIP if no loop device is free (said on stderr), or -1.
- * th_loop_umount() unmounts it if mounted, detaches and removes it all.
+ * Returns 0, TH_SKIP if no loop device is free or @mkfs makes ext2/3/4
+ * where th_no_ext4_reader() (said on stderr), or -1.
+ * th_loop_umount() unmounts it if mounted, detaches it if it is still
+ * the device attached here (sysfs, else the device itself: no /sys
+ * needed) and removes it all.
  */
 int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs);
+
+/*
+ * Why the library cannot read an ext4 file's raw inode here (its data
+ * version, and what else it reads from the block device), or NULL when
+ * it can: it names the device and proves the ext4 driver through sysfs,
+ * which a chroot or container may lack.  A test of those values skips
+ * with this reason; th_loop_attach() does so for ext2/3/4 images.
+ */
+const char *th_no_ext4_reader(void);
 
 /*
  * Inside a cmocka test: th_loop_mount() a @size_mb image, or skip the test

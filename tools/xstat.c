@@ -18,6 +18,7 @@
 #include <sys/vfs.h>
 #include "xstat.h"
 #include "changes.h"
+#include "check-promises.h"
 #include "format.h"
 #include "fs.h"
 #include "json.h"
@@ -136,6 +137,8 @@ static void usage(void)
 "      --changes=SNAP     with -r, print what changed since the snapshot\n"
 "                         SNAP, one entry a line (with --json, objects);\n"
 "                         exit 0: nothing, 1: changes, 2: trouble\n"
+"      --check-promises DIR  test the change token's promises in a scratch\n"
+"                         directory under DIR (--check-promises --help)\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
@@ -636,6 +639,8 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	/* getopt's messages name the program as ours do */
 	argv[0] = (char *)"xstat";
+	if (check_promises_asked(argc, argv))
+		return check_promises_main(argc, argv);
 	parse(argc, argv, &o);
 	if (o.changes)
 		return out_finish(run_changes(argv[optind], &o));

@@ -22,8 +22,12 @@ Where it differs from os.stat():
   Request.DATA_VERSION cost extra system calls and are asked for
   explicitly (the data version needs root on most filesystems).
 - The result is an xstat_result, not an os.stat_result; it reads as the
-  same 10-item sequence, but st_atime etc. at indexes 7-9 are whole
-  seconds, as os.stat_result's are.
+  same 10-item sequence (st_atime etc. at indexes 7-9 are whole seconds,
+  as os.stat_result's are), equals a tuple or an os.stat_result with the
+  same 10 items, and pickles; it is not a tuple subclass.
+
+statx() is Python 3.15's os.statx(), with the same constants and
+attribute names, for interpreters that lack it.
 """
 
 import enum as _enum
@@ -31,12 +35,31 @@ import typing as _t
 import os as _os
 import stat as _stat
 
-from . import _libxstat as _c
+try:
+    from . import _libxstat as _c
+except ImportError as _e:
+    # Python's own message for a missing module here ("partially
+    # initialized module ... circular import") says nothing of what is
+    # wrong; this says what to do.
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    if not any(n.startswith("_libxstat.") and n.endswith(".so")
+               for n in _os.listdir(_here)):
+        raise ImportError(
+            f"libxstat: no compiled _libxstat module in {_here}: this is "
+            "the source tree's Python part only.  Install the binding "
+            "(./configure && make && make install; or, with libxstat "
+            "installed, pip install --no-build-isolation ./python) and "
+            "import it from outside the tree, or run the tree's build as "
+            "python/test-python.sh does.", name=__name__) from None
+    raise ImportError(
+        f"libxstat: cannot load its C extension in {_here}: {_e}.  The "
+        "C library libxstat.so.1 must be installed (Debian: libxstat1; "
+        "after make install, run ldconfig).", name=__name__) from _e
 from ._libxstat import compare, fstat, lstat, stat, xstat_result
 
-__all__ = ["stat", "lstat", "fstat", "compare", "scandir", "DirEntry", "xstat_result",
-           "Request", "Attr", "Why", "Promise", "TokenSource",
-           "DEFAULT_FIELDS", "known_fields"]
+__all__ = ["stat", "lstat", "fstat", "compare", "scandir", "DirEntry",
+           "xstat_result", "Request", "Attr", "Why", "Promise", "TokenSource",
+           "DEFAULT_FIELDS", "known_fields", "statx", "statx_result"]
 __version__ = _c.__version__
 
 
@@ -176,6 +199,17 @@ def known_fields() -> Request:
     this binding, not one the file lacks.
     """
     return Request(_c._known_mask())
+
+
+# Python 3.15's os.statx(), its constants and result type (_statx.py).
+from ._statx import statx, statx_result  # noqa: E402
+from ._statx import (  # noqa: E402,F401
+    STATX_TYPE, STATX_MODE, STATX_NLINK, STATX_UID, STATX_GID, STATX_ATIME,
+    STATX_MTIME, STATX_CTIME, STATX_INO, STATX_SIZE, STATX_BLOCKS,
+    STATX_BASIC_STATS, STATX_BTIME, STATX_MNT_ID, STATX_DIOALIGN,
+    STATX_MNT_ID_UNIQUE, STATX_SUBVOL, STATX_WRITE_ATOMIC,
+    STATX_DIO_READ_ALIGN, AT_STATX_SYNC_AS_STAT, AT_STATX_FORCE_SYNC,
+    AT_STATX_DONT_SYNC, AT_NO_AUTOMOUNT)
 
 
 # DT_* of <dirent.h>, as S_IFMT values.

@@ -142,3 +142,20 @@ def run_as_nobody(closed):
         pytest.skip("nobody cannot read the built module: " + p.stderr)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "ok"
+
+
+def test_import_from_the_source_tree_says_what_to_do(top_srcdir, tmp_path):
+    """python/libxstat of the source tree has no compiled module: the
+    import says so, not Python's "circular import"."""
+    src = os.path.join(top_srcdir, "python")
+    if any(n.startswith("_libxstat.") and n.endswith(".so")
+           for n in os.listdir(os.path.join(src, "libxstat"))):
+        pytest.skip("a compiled module lies in the source tree")
+    p = subprocess.run([sys.executable, "-c", "import libxstat"],
+                       cwd=str(tmp_path), env={"PYTHONPATH": src,
+                                               "PYTHONDONTWRITEBYTECODE": "1"},
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    assert p.returncode == 1
+    assert "source tree" in p.stderr and "pip install" in p.stderr
+    assert "circular import" not in p.stderr

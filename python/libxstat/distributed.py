@@ -1,0 +1,638 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A tree scan spread over a Dask cluster: libxstat.scandir() on every
+client of a shared filesystem.
+
+scan(paths, client) walks the trees under @paths as ``xstat -r --json``
+does and returns a dask.bag of its records (dicts of the tool's JSON
+schema, libxstat.records); with out=DIR the records are written as
+JSON-lines part files instead, each line exactly the tool's.
+
+How the work is spread: a task reads one directory, or several small
+sibling directories, with libxstat.scandir(), and returns their records
+and the subdirectories it found; the client submits those as new tasks.
+Dask's scheduler places the tasks and moves queued ones from busy workers
+to idle ones (work stealing).  A task's input is only the paths it is to
+read, so a task lost with its worker is run again elsewhere, and its
+records (identified by the directories it read: one task per directory)
+replace the lost ones: nothing is lost and nothing counted twice.
+
+How much a task holds: a task costs a worker thread per_task_s whatever
+it does (empty tasks are timed at the start; then the time the threads
+did not spend reading, per task), a directory entry costs it
+per_entry_s (measured from the tasks that come back), so a
+directory of per_task_s / per_entry_s entries is just worth a task of its
+own (Summary.worth_a_task); sibling directories are batched until they
+are expected to hold ten times that.
+
+Every worker must see the same tree: the roots are checked on each worker
+first, and a root missing on one is an error naming that worker.
+
+Run it: python3 -m libxstat.distributed --scheduler ADDRESS --out DIR
+PATH... (or --local N for N worker processes on this machine);
+libxstat-distributed(7) has the details.
+"""
+
+import errno as _errno
+import hashlib as _hashlib
+import json as _json
+import os as _os
+import socket as _socket
+import stat as _stat
+import threading as _threading
+import time as _time
+import typing as _t
+
+from . import Request, lstat, scandir
+from . import records as _records
+
+__all__ = ["scan", "run", "Summary", "DEFAULT_FIELDS", "to_dataframe",
+           "PathMissingOnWorker"]
+
+#: What ``xstat -r --json`` asks for: the basic stats and the birth time
+#: (``xstat -e`` adds the generation and data version: fields=EXTENDED).
+DEFAULT_FIELDS = Request.BASIC | Request.BTIME
+
+# A task reads at most this many directories: bounds what a lost worker
+# costs to redo.
+_MAX_DIRS_PER_TASK = 256
+# A batch of directories is to hold this many times the entries that
+# pay for a task (Summary.worth_a_task): the scheduling then costs at
+# most about a tenth of the scan.
+_OVERHEAD_SHARE = 10
+
+_OPEN_FLAGS = (_os.O_RDONLY | _os.O_DIRECTORY | _os.O_CLOEXEC |
+               _os.O_NOCTTY | _os.O_NOFOLLOW)
+
+
+class PathMissingOnWorker(OSError):
+    """A root the scan was given is missing (or not the same kind of
+    file) on one of the workers: they do not share one filesystem."""
+
+
+# ---- the worker's side: read directories, make records ----
+
+# One directory to read: (path, depth, (dev, ino) its entry had or None,
+# the (dev, ino) of its ancestors for the loop check, type known).
+_Dir = _t.Tuple[bytes, int, _t.Optional[_t.Tuple[int, int]],
+                _t.Tuple[_t.Tuple[int, int], ...], bool]
+
+
+class _Reader:
+    """What one task found: records as lines, subdirectories, counts."""
+
+    def __init__(self, fields: int, max_depth: _t.Optional[int]) -> None:
+        self.fields = fields
+        self.max_depth = max_depth
+        self.lines: _t.List[str] = []
+        self.subdirs: _t.List[_t.Tuple[_Dir, int]] = []
+        self.entries = 0
+        self.errors = 0
+        self.dir_bytes = 0      # st_size of the directories read
+        self.dir_entries = 0    # and the entries they held
+
+    def error(self, path: bytes, err: int) -> None:
+        self.lines.append(_records.error_record(path, err))
+        self.errors += 1
+
+    def root(self, path: bytes) -> None:
+        """A root: its own record, then its directory, as xstat -r."""
+        try:
+            r = lstat(path, fields=self.fields)
+        except OSError as e:
+            self.error(path, e.errno or _errno.EIO)
+            return
+        self.lines.append(_records.record(path, r, self.fields))
+        self.entries += 1
+        if r.st_mode is None or _stat.S_ISDIR(r.st_mode):
+            ident = (r.st_dev, r.st_ino) if r.st_ino is not None else None
+            if self.max_depth is None or self.max_depth > 0:
+                self.read((path, 0, ident, (), r.st_mode is not None))
+
+    def read(self, d: _Dir) -> None:
+        path, depth, want, ancestors, known = d
+        try:
+            fd = _os.open(path, _OPEN_FLAGS)
+        except OSError as e:
+            if not (e.errno == _errno.ENOTDIR and not known):
+                self.error(path, e.errno or _errno.EIO)
+            return
+        try:
+            self._read_fd(fd, d)
+        finally:
+            _os.close(fd)
+
+    def _read_fd(self, fd: int, d: _Dir) -> None:
+        path, depth, want, ancestors, _ = d
+        st = _os.fstat(fd)
+        here = (st.st_dev, st.st_ino)
+        if want is not None and want != here:
+            return      # replaced since its entry was read: not entered
+        if here in ancestors:
+            self.error(path, _errno.ELOOP)
+            return
+        below = ancestors + (here,)
+        prefix = path if path.endswith(b"/") else path + b"/"
+        count = 0
+        try:
+            with scandir(fd, fields=self.fields) as it:
+                for e in it:
+                    count += 1
+                    self._entry(prefix + _os.fsencode(e.name), e, depth + 1,
+                                below)
+        except OSError as e:
+            self.error(path, e.errno or _errno.EIO)
+        self.dir_bytes += st.st_size
+        self.dir_entries += count
+
+    def _entry(self, path: bytes, e: _t.Any, depth: int,
+               below: _t.Tuple[_t.Tuple[int, int], ...]) -> None:
+        if e.error:
+            self.error(path, e.error)
+            return
+        r = e.xstat
+        self.lines.append(_records.record(path, r, self.fields))
+        self.entries += 1
+        if self.max_depth is not None and depth >= self.max_depth:
+            return
+        if r.st_mode is not None:
+            if not _stat.S_ISDIR(r.st_mode):
+                return
+            known = True
+        else:
+            try:
+                if not e.is_dir(follow_symlinks=False):
+                    return
+            except OSError:
+                return
+            known = False
+        ident = (r.st_dev, r.st_ino) if r.st_ino is not None else None
+        size = r.st_size if r.st_size is not None else 0
+        self.subdirs.append(((path, depth, ident, below, known), size))
+
+
+def _part_name(work: _t.Sequence[_t.Any]) -> str:
+    """The part file of a task: named by the directories it reads, so a
+    task run again writes the same file."""
+    h = _hashlib.sha1()
+    for item in work:
+        h.update(repr(item[1][0] if item[0] == "dir" else item[1]).encode())
+        h.update(b"\0")
+    return f"part-{h.hexdigest()}.jsonl"
+
+
+def _write_part(out: str, name: str, lines: _t.List[str]) -> None:
+    """Write @lines as @out/@name, whole or not at all: under a temporary
+    name, renamed over any earlier run's file.  Not synced: a killed
+    worker's data is in the page cache all the same, and a machine that
+    goes down takes the scan with it (run it again)."""
+    final = _os.path.join(out, name)
+    # the host, process and thread that write it: unique on a shared
+    # filesystem too
+    tmp = _os.path.join(out, f".{name}.{_socket.gethostname()}."
+                             f"{_os.getpid()}.{_threading.get_ident()}.tmp")
+    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+        for line in lines:
+            f.write(line)
+            f.write("\n")
+    _os.replace(tmp, final)
+
+
+def _task(work: _t.Sequence[_t.Any], fields: int,
+          max_depth: _t.Optional[int],
+          out: _t.Optional[str]) -> _t.Dict[str, _t.Any]:
+    """Read the roots or directories of @work.  Returns what the client
+    needs (subdirectories, counts, timing) and the records under
+    "lines" unless they went to a part file in @out."""
+    t0 = _time.perf_counter()
+    r = _Reader(fields, max_depth)
+    for kind, item in work:
+        if kind == "root":
+            r.root(item)
+        else:
+            r.read(item)
+    part = None
+    if out is not None and r.lines:
+        part = _part_name(work)
+        _write_part(out, part, r.lines)
+    meta = {
+        "subdirs": r.subdirs, "entries": r.entries, "errors": r.errors,
+        "dirs": len(work), "dir_bytes": r.dir_bytes,
+        "dir_entries": r.dir_entries,
+        "elapsed": _time.perf_counter() - t0,
+        "worker": _worker_address(), "pid": _os.getpid(), "part": part,
+    }
+    return {"meta": meta, "lines": None if out is not None else r.lines}
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"pid {_os.getpid()}"
+
+
+def _meta(result: _t.Dict[str, _t.Any]) -> _t.Dict[str, _t.Any]:
+    return result["meta"]
+
+
+def _lines(result: _t.Dict[str, _t.Any]) -> _t.List[str]:
+    return result["lines"] or []
+
+
+def _noop() -> None:
+    return None
+
+
+def _check_roots(paths: _t.Sequence[bytes]) -> _t.List[_t.Tuple[bytes, str]]:
+    """On one worker: the roots it cannot see, and why."""
+    missing = []
+    for p in paths:
+        try:
+            _os.lstat(p)
+        except OSError as e:
+            missing.append((p, e.strerror or str(e)))
+    return missing
+
+
+# ---- the client's side: spread the work, learn the costs ----
+
+class Summary:
+    """What a scan did: counts, time, the workers used (address: tasks)
+    and the costs it measured, in a worker thread's seconds: empty_task_s,
+    an empty task; per_task_s, a task as the scan met it (the time the
+    threads did not spend reading, per task, once there were two tasks
+    per thread); per_entry_s, an entry; worth_a_task, the entries a
+    directory needs to be worth a task of its own."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.errors = 0
+        self.tasks = 0
+        self.dirs = 0
+        self.elapsed = 0.0
+        self.workers: _t.Dict[str, int] = {}     # address: tasks run
+        self.empty_task_s = 0.0
+        self.per_task_s = 0.0
+        self.per_entry_s = 0.0
+        self.worth_a_task = 1
+        self.parts: _t.List[str] = []
+
+    @property
+    def rate(self) -> float:
+        return self.entries / self.elapsed if self.elapsed > 0 else 0.0
+
+    def __str__(self) -> str:
+        return (f"{self.entries} entries, {self.errors} errors, "
+                f"{self.elapsed:.2f} s, {self.rate:.0f} entries/s, "
+                f"{len(self.workers)} workers used, {self.tasks} tasks for "
+                f"{self.dirs} directories (task {self.per_task_s * 1e3:.2f} "
+                f"ms, empty {self.empty_task_s * 1e3:.2f} ms, entry "
+                f"{self.per_entry_s * 1e6:.1f} us: a task is worth "
+                f"{self.worth_a_task} entries)")
+
+
+def _per_task_cost(client: _t.Any, rounds: int = 100) -> float:
+    """What a task costs a worker thread beyond its work: @rounds empty
+    tasks submitted at once, the time they took on all the cluster's
+    threads, per task."""
+    threads = sum(client.nthreads().values()) or 1
+    client.submit(_noop, pure=False).result()   # connections made
+    t0 = _time.perf_counter()
+    client.gather(client.map(_noop_n, range(rounds), pure=False))
+    return (_time.perf_counter() - t0) * threads / rounds
+
+
+def _noop_n(i: int) -> int:
+    return i
+
+
+class _Walk:
+    def __init__(self, client: _t.Any, fields: int,
+                 max_depth: _t.Optional[int], out: _t.Optional[str],
+                 batch: _t.Optional[int],
+                 progress: _t.Optional[_t.Callable[[Summary], None]]):
+        self.client = client
+        self.fields = int(fields)
+        self.max_depth = max_depth
+        self.out = out
+        self.batch = batch
+        self.threads = sum(client.nthreads().values()) or 1
+        self.inflight = 0       # tasks submitted, not yet learnt from
+        self.progress = progress
+        self.s = Summary()
+        self.record_futures: _t.List[_t.Any] = []
+        self.dir_bytes = 0
+        self.dir_entries = 0
+        self.work_s = 0.0
+
+    def _expected(self, size: int) -> float:
+        """Entries expected in a directory of @size bytes, from those
+        read so far (a filesystem's directory size is bytes, blocks or
+        entries: only the ratio seen on this tree says which)."""
+        if self.dir_bytes > 0 and size > 0:
+            return size * self.dir_entries / self.dir_bytes
+        return self.dir_entries / max(self.s.dirs, 1)
+
+    def _target(self) -> float:
+        if self.batch is not None:
+            return self.batch
+        return _OVERHEAD_SHARE * self.s.worth_a_task
+
+    def _groups(self, subdirs: _t.List[_t.Tuple[_Dir, int]]):
+        """Siblings in groups worth a task each, and in as many groups as
+        there are idle threads: batching must not leave one idle."""
+        expected = [self._expected(size) for _, size in subdirs]
+        idle = self.threads - self.inflight
+        target = self._target()
+        if self.batch is None and idle > 0:
+            target = min(target, sum(expected) / idle)
+        group: _t.List[_t.Any] = []
+        load = 0.0
+        for (d, _), e in zip(subdirs, expected):
+            group.append(("dir", d))
+            load += e
+            if load >= target or len(group) >= _MAX_DIRS_PER_TASK:
+                yield group
+                group, load = [], 0.0
+        if group:
+            yield group
+
+    def _submit(self, work: _t.List[_t.Any], pending: _t.Any) -> None:
+        key = "xstat-scan-" + _part_name(work)[5:-6]
+        fut = self.client.submit(_task, work, self.fields, self.max_depth,
+                                 self.out, key=key, pure=False)
+        if self.out is None:
+            self.record_futures.append(
+                self.client.submit(_lines, fut, key=key + "-lines"))
+        self.inflight += 1
+        pending.add(self.client.submit(_meta, fut, key=key + "-meta")
+                    if self.out is None else fut)
+
+    def _learn(self, m: _t.Dict[str, _t.Any], elapsed: float) -> None:
+        s = self.s
+        s.entries += m["entries"]
+        s.errors += m["errors"]
+        s.dirs += m["dirs"]
+        s.tasks += 1
+        s.workers[m["worker"]] = s.workers.get(m["worker"], 0) + 1
+        if m["part"]:
+            s.parts.append(m["part"])
+        self.dir_bytes += m["dir_bytes"]
+        self.dir_entries += m["dir_entries"]
+        self.work_s += m["elapsed"]
+        # what the threads did not spend reading, per task: the
+        # scheduling as the scan meets it (with the idle time at the
+        # start and the end), never below an empty task's cost
+        if s.tasks >= 2 * self.threads:
+            seen = (elapsed * self.threads - self.work_s) / s.tasks
+            s.per_task_s = max(s.empty_task_s, seen)
+        if s.entries:
+            s.per_entry_s = self.work_s / s.entries
+            s.worth_a_task = max(1, round(s.per_task_s / s.per_entry_s))
+
+    def run(self, roots: _t.List[bytes]) -> Summary:
+        from distributed import as_completed
+
+        self.s.empty_task_s = _per_task_cost(self.client)
+        self.s.per_task_s = self.s.empty_task_s
+        t0 = _time.perf_counter()
+        pending = as_completed(with_results=True)
+        for root in roots:
+            self._submit([("root", root)], pending)
+        # results come in batches, fetched while the loop works
+        for batch in pending.batches():
+            for fut, m in batch:
+                if self.out is not None:
+                    m = m["meta"]
+                fut.release()
+                self.inflight -= 1
+                self._learn(m, _time.perf_counter() - t0)
+                self.s.elapsed = _time.perf_counter() - t0
+                if self.progress:
+                    self.progress(self.s)
+                for group in self._groups(m["subdirs"]):
+                    self._submit(group, pending)
+        self.s.elapsed = _time.perf_counter() - t0
+        return self.s
+
+
+def _check_workers(client: _t.Any, roots: _t.List[bytes]) -> None:
+    missing = client.run(_check_roots, roots)
+    for worker, gone in sorted(missing.items()):
+        for path, why in gone:
+            raise PathMissingOnWorker(
+                _errno.ENOENT,
+                f"{_os.fsdecode(path)} cannot be seen on worker {worker} "
+                f"({why}): every worker must mount the same filesystem "
+                f"at the same place")
+
+
+def _roots(paths: _t.Union[str, bytes, _t.Sequence[_t.Any]]) -> _t.List[bytes]:
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    return [_os.fsencode(p) for p in paths]
+
+
+def _clean_temporaries(out: str) -> None:
+    """Remove what killed workers left half written."""
+    for name in _os.listdir(out):
+        if name.startswith(".part-") and name.endswith(".tmp"):
+            try:
+                _os.unlink(_os.path.join(out, name))
+            except FileNotFoundError:
+                pass
+
+
+def run(paths: _t.Any, client: _t.Any, *, fields: int = DEFAULT_FIELDS,
+        max_depth: _t.Optional[int] = None, out: _t.Optional[str] = None,
+        batch: _t.Optional[int] = None,
+        progress: _t.Optional[_t.Callable[[Summary], None]] = None
+        ) -> _t.Tuple[Summary, _t.List[_t.Any]]:
+    """Scan and return the Summary and, without @out, the futures of the
+    record lines (one list of lines per task, held by the workers)."""
+    roots = _roots(paths)
+    _check_workers(client, roots)
+    if out is not None:
+        _os.makedirs(out, exist_ok=True)
+        if any(n.startswith("part-") for n in _os.listdir(out)):
+            raise FileExistsError(_errno.EEXIST, "holds the part files of "
+                                  "another scan", out)
+    w = _Walk(client, fields, max_depth, out, batch, progress)
+    summary = w.run(roots)
+    if out is not None:
+        _clean_temporaries(out)
+    return summary, w.record_futures
+
+
+def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
+         max_depth: _t.Optional[int] = None, *,
+         out: _t.Optional[str] = None, batch: _t.Optional[int] = None,
+         progress: _t.Optional[_t.Callable[[Summary], None]] = None
+         ) -> _t.Any:
+    """Scan the trees under @paths on the cluster of @client.
+
+    Returns a dask.bag of records: one dict per file, the members of
+    ``xstat -r --json`` (path, mode, size, mtime {sec, nsec}, ..., or
+    error {errno, message}).  @fields are the libxstat.Request bits asked
+    for (default: the tool's); @max_depth, as find's -maxdepth (0: the
+    roots alone).  With @out, the records are written as JSON-lines part
+    files in that directory (DIR/part-*.jsonl, each line exactly the
+    tool's), and the bag reads them.  @batch fixes the entries a task is
+    to hold (default: measured); @progress is called with the running
+    Summary after each task, before the directories it found are
+    submitted.
+    """
+    import dask.bag as db
+
+    summary, futures = run(paths, client, fields=fields, max_depth=max_depth,
+                           out=out, batch=batch, progress=progress)
+    if out is not None:
+        if not summary.parts:
+            return db.from_sequence([], npartitions=1)
+        bag = db.read_text([_os.path.join(out, p) for p in summary.parts],
+                           encoding="utf-8", errors="surrogateescape")
+        return bag.map(_json.loads)
+    if not futures:
+        return db.from_sequence([], npartitions=1)
+    return db.from_delayed(futures).map(_json.loads)
+
+
+# The flat columns of to_dataframe(): name, and the record's value.
+_COLUMNS: _t.Tuple[_t.Tuple[str, _t.Callable[[dict], _t.Any]], ...] = (
+    ("path", lambda r: r["path"]),
+    ("errno", lambda r: r["error"]["errno"] if "error" in r else None),
+    ("mode", lambda r: r.get("mode")),
+    ("uid", lambda r: r.get("uid")),
+    ("gid", lambda r: r.get("gid")),
+    ("size", lambda r: r.get("size")),
+    ("ino", lambda r: r.get("ino")),
+    ("nlink", lambda r: r.get("nlink")),
+    ("mtime_ns", lambda r: _ns(r.get("mtime"))),
+    ("ctime_ns", lambda r: _ns(r.get("ctime"))),
+    ("btime_ns", lambda r: _ns(r.get("btime"))),
+    ("gen", lambda r: r.get("gen")),
+)
+
+
+def _ns(t: _t.Optional[dict]) -> _t.Optional[int]:
+    return None if t is None else int(t["sec"]) * 1_000_000_000 + t["nsec"]
+
+
+def _flat(r: dict) -> dict:
+    return {name: get(r) for name, get in _COLUMNS}
+
+
+def to_dataframe(bag: _t.Any) -> _t.Any:
+    """The records of scan() as a dask.dataframe with flat columns (path,
+    errno, mode, uid, gid, size, ino, nlink, mtime_ns, ctime_ns, btime_ns,
+    gen; None where the record has no value): for queries such as the
+    largest files, the oldest birth times or the counts per owner."""
+    import pandas as pd
+
+    meta = pd.DataFrame({"path": pd.Series(dtype=object),
+                         "errno": pd.Series(dtype="Int64"),
+                         **{n: pd.Series(dtype="Int64")
+                            for n, _ in _COLUMNS[2:]}})
+    return bag.map(_flat).to_dataframe(meta=meta)
+
+
+# ---- the command: python3 -m libxstat.distributed ----
+
+def _parser() -> _t.Any:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python3 -m libxstat.distributed",
+        description="Scan trees on a Dask cluster; write the records of "
+                    "xstat -r --json as JSON-lines part files.")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="the Dask scheduler, e.g. tcp://host:8786")
+    where.add_argument("--local", metavar="N", type=int,
+                       help="start N worker processes on this machine")
+    p.add_argument("--out", metavar="DIR",
+                   help="write DIR/part-*.jsonl (else: records on "
+                        "standard output)")
+    p.add_argument("--max-depth", metavar="N", type=int,
+                   help="descend at most N levels below each PATH")
+    p.add_argument("--batch", metavar="ENTRIES", type=int,
+                   help="entries a task is to hold (default: measured)")
+    p.add_argument("--threads-per-worker", metavar="N", type=int, default=1,
+                   help="with --local: threads in each worker (default 1)")
+    p.add_argument("-e", "--extended", action="store_true",
+                   help="also the generation and data version (xstat -e)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress line")
+    p.add_argument("paths", metavar="PATH", nargs="+")
+    return p
+
+
+def _progress_line(start: float) -> _t.Callable[[Summary], None]:
+    import sys
+
+    last = [0.0]
+
+    def show(s: Summary) -> None:
+        now = _time.monotonic()
+        if now - last[0] < 0.5:
+            return
+        last[0] = now
+        sys.stderr.write(f"\r{s.entries} entries, {s.errors} errors, "
+                         f"{s.dirs} directories, {s.rate:.0f}/s, "
+                         f"{len(s.workers)} workers ")
+        sys.stderr.flush()
+    return show
+
+
+def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
+    import sys
+    from distributed import Client, LocalCluster
+
+    a = _parser().parse_args(argv)
+    t0 = _time.perf_counter()
+    if a.local is not None:
+        cluster = LocalCluster(n_workers=a.local,
+                               threads_per_worker=a.threads_per_worker,
+                               processes=True, dashboard_address=":0")
+        client = Client(cluster)
+    else:
+        cluster = None
+        client = Client(a.scheduler)
+    startup = _time.perf_counter() - t0
+    progress = None
+    if not a.quiet and sys.stderr.isatty():
+        progress = _progress_line(t0)
+    try:
+        summary, futures = run(a.paths, client, max_depth=a.max_depth,
+                               fields=Request.EXTENDED if a.extended
+                               else DEFAULT_FIELDS,
+                               out=a.out, batch=a.batch, progress=progress)
+        if a.out is None:
+            for lines in client.gather(futures):
+                for line in lines:
+                    sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+    except PathMissingOnWorker as e:
+        print(f"xstat-dask: {e.strerror}", file=sys.stderr)
+        return 2
+    except FileExistsError as e:
+        print(f"xstat-dask: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    if progress:
+        sys.stderr.write("\n")
+    print(f"xstat-dask: {summary}; cluster start-up {startup:.2f} s "
+          f"(not counted)", file=sys.stderr)
+    return 1 if summary.errors else 0
+
+
+if __name__ == "__main__":
+    import sys as _sys
+    # The module proper, not this __main__ copy: what the workers
+    # unpickle must be importable by name there.
+    from libxstat.distributed import main as _main
+    _sys.exit(_main())
