@@ -118,9 +118,9 @@ static void usage(void)
 "  -e, --extended         also request the generation and data version\n"
 "      --mnt-id, --attributes, --dioalign, --subvol, --write-atomic,\n"
 "      --dio-read-align   also request that extra result\n"
-"      --change-token     also request the change token, its promise and\n"
-"                         the file system's lasting ID: with -r --json,\n"
-"                         a snapshot for --changes\n"
+"      --change-token     also request the change token and its promise\n"
+"                         (with --json also the file system's lasting ID:\n"
+"                         with -r, a snapshot for --changes)\n"
 "      --dv-promise       also request what the data version promises\n"
 "  -c, --format=FORMAT    print FORMAT (stat's directives) and a newline\n"
 "      --printf=FORMAT    like --format, with \\ escapes, no newline\n"
@@ -307,6 +307,9 @@ static void choose_query(struct options *o)
 		base = o->mask;
 	if (o->no_basic)
 		base &= ~XSTAT_REQUEST__BASIC_STATS;
+	/* JSON with a token is a snapshot: the filesystem's lasting ID too */
+	if (o->output == OUT_JSON && (o->add & XSTAT_REQUEST_CHANGE_TOKEN))
+		o->add |= XSTAT_REQUEST_FS_ID;
 	o->query = base | o->add | need;
 	o->fo.query = o->query;
 }
@@ -400,8 +403,7 @@ static void parse(int argc, char **argv, struct options *o)
 			o->add |= XSTAT_REQUEST_MNT_ID << (c - OPT_EXTRA);
 			break;
 		case OPT_TOKEN:
-			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
-				  XSTAT_REQUEST_FS_ID;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN;
 			break;
 		case OPT_CHANGES:
 			o->changes = optarg;
