@@ -13,9 +13,9 @@
 #
 # Runs in $TMPDIR with statx, with statx refused (seccomp, EPERM), and as
 # the user nobody; as root also on loop-mounted ext4, xfs, btrfs and
-# tmpfs, the first three unmounted and mounted again between the snapshot
-# and the comparison (on another loop device: nothing may turn into
-# another file).  Cases whose tool (mkfs.*, setpriv) is missing say so.
+# tmpfs, the same three ways, the first three filesystems unmounted and
+# mounted again between a snapshot and its comparison (on another loop
+# device: nothing may turn into another file).  Cases whose tool (mkfs.*, setpriv) is missing say so.
 set -u
 tool=${XSTAT_TOOL:-./tools/xstat}
 seccomp=${top_builddir:-.}/tests/seccomp-run
@@ -189,6 +189,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		--clear-groups
 fi
 
+# The same filesystem with statx refused (the fallback) and as nobody.
+variants() {
+	export NO_BTIME=1
+	run "$1, statx refused" "$2/e" "" -- "$seccomp" -e EPERM -s statx --
+	unset NO_BTIME
+	if command -v setpriv >/dev/null; then
+		chmod 755 "$2"
+		run "$1, nobody" "$2/n" "" -- setpriv --reuid=65534 \
+			--regid=65534 --clear-groups
+	fi
+}
+
 # Loop images: root, loop devices, mkfs.
 loop_fs() {
 	fs=$1
@@ -198,6 +210,7 @@ loop_fs() {
 		mount -t tmpfs tmpfs "$m" || return 1
 		mounts="$mounts $m"
 		run "$fs" "$m/t" "" --
+		variants "$fs" "$m"
 		return 0
 	fi
 	command -v "mkfs.$fs" >/dev/null || { echo "note: no mkfs.$fs"; return 0; }
@@ -216,6 +229,7 @@ loop_fs() {
 		"umount '$m' && losetup -d '$hold' && \
 		 dummy=\$(losetup -f --show '$tmp/dummy.img') && \
 		 mount -o loop '$img' '$m'" --
+	variants "$fs" "$m"
 	umount "$m"
 	[ -n "${dummy:-}" ] && losetup -d "$dummy"
 	dummy=

@@ -167,8 +167,8 @@ static void settle(struct changes *c, struct pending *p)
  * filesystem or another directory at that name is an error, not a list of
  * every entry replaced.
  */
-static bool same_root(const struct changes *c, const struct snap_ent *r,
-		      const char *root, const struct walk_opts *w)
+static bool same_root(const struct snap_ent *r, const char *root,
+		      const struct walk_opts *w)
 {
 	struct xstat_parameters p = { w->query };
 	union xstat_buffer b;
@@ -190,7 +190,6 @@ static bool same_root(const struct changes *c, const struct snap_ent *r,
 			 quoteaf(root));
 	else if (v < 0)
 		warn_msg(errno, "cannot compare %s", quoteaf(root));
-	(void)c;
 	return v >= 0 && v != XSTAT_OTHER_FILE;
 }
 
@@ -224,7 +223,7 @@ int changes_run(const char *snap, const char *root, struct walk_opts *w,
 		snapshot_free(&c.snap);
 		return 2;
 	}
-	if (!same_root(&c, r, root, w)) {
+	if (!same_root(r, root, w)) {
 		snapshot_free(&c.snap);
 		return 2;
 	}
