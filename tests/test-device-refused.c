@@ -25,10 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sys/inotify.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
@@ -37,7 +34,7 @@
 #include "testhelp.h"
 
 #if defined(__x86_64__) && !defined(__ILP32__)
-#define AUDIT_ARCH	0xc000003eU
+#define TRAP_OPENS	1
 #define ARG(uc, i)	((uc)->uc_mcontext.gregs[(int[]){ REG_RDI, REG_RSI, \
 			 REG_RDX, REG_R10 }[i]])
 #define RET(uc)		((uc)->uc_mcontext.gregs[REG_RAX])
@@ -51,7 +48,7 @@ static struct th_loop loop;
 static char dir[300];
 static unsigned long opens, refused;
 
-#ifdef AUDIT_ARCH
+#ifdef TRAP_OPENS
 static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
@@ -76,32 +73,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 
 static int count_device_opens(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[2])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, DEV_FLAGS, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
-	if (sigaction(SIGSYS, &sa, NULL) ||
-	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return th_trap_syscall(SYS_openat, 2, ~0U, DEV_FLAGS, on_sigsys);
 }
 #else
 static int count_device_opens(void)

@@ -28,9 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
@@ -40,11 +37,9 @@
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define RET_REG		REG_RAX
-#define AUDIT_ARCH	0xc000003eU	/* AUDIT_ARCH_X86_64 */
 #define NR_STATX	332
 #elif defined(__i386__)
 #define RET_REG		REG_EAX
-#define AUDIT_ARCH	0x40000003U	/* AUDIT_ARCH_I386 */
 #define NR_STATX	383
 #endif
 
@@ -72,35 +67,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 /* Trap statx in this thread; @btime_only: only requests with BTIME. */
 static int trap_statx(int btime_only)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_STATX, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		/* the mask's low word (little-endian) */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[3])),
-		/* JSET 0 is never true: then every statx traps */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
-			 btime_only ? STATX_BTIME_ : 0, 0, btime_only ? 1 : 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
-	if (sigaction(SIGSYS, &sa, NULL) ||
-	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return th_trap_syscall(NR_STATX, btime_only ? 3 : -1, STATX_BTIME_,
+			       STATX_BTIME_, on_sigsys);
 }
 #else
 static int trap_statx(int btime_only)
@@ -355,28 +323,6 @@ static void test_inspecting_filter(void **state)
 		    "seccomp unavailable, or no creation time from statx");
 }
 
-static int setup(void)
-{
-	char p[400];
-	int fd;
-
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/f", dir);
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
-	if (fd < 0 || write(fd, "0123456789", 10) != 10)
-		return -1;
-	close(fd);
-	th_pathf(p, sizeof(p), "%s/d", dir);
-	if (mkdir(p, 0750))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/l", dir);
-	if (symlink("f", p))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/p", dir);
-	return mkfifo(p, 0600);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,7 +334,7 @@ int main(void)
 	};
 	int ret;
 
-	if (setup()) {
+	if (!th_mkdtemp(dir, sizeof(dir)) || th_make_types(dir)) {
 		perror("scratch directory");
 		return 1;
 	}

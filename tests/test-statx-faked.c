@@ -168,28 +168,6 @@ static void test_faked_between_calls(void **state)
 	th_in_child(run, &late, "seccomp is unavailable");
 }
 
-static int setup(void)
-{
-	char p[400];
-	int fd;
-
-	if (!th_mkdtemp(dir, sizeof(dir)))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/f", dir);
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
-	if (fd < 0 || write(fd, "0123456789", 10) != 10)
-		return -1;
-	close(fd);
-	th_pathf(p, sizeof(p), "%s/d", dir);
-	if (mkdir(p, 0750))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/l", dir);
-	if (symlink("f", p))
-		return -1;
-	th_pathf(p, sizeof(p), "%s/p", dir);
-	return mkfifo(p, 0600);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,7 +177,7 @@ int main(void)
 
 	int ret;
 
-	if (setup()) {
+	if (!th_mkdtemp(dir, sizeof(dir)) || th_make_types(dir)) {
 		perror("scratch directory");
 		return 1;
 	}

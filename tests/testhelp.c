@@ -574,6 +574,73 @@ int th_block_syscall(int nr, int err)
 #endif
 }
 
+int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
+		    void (*handler)(int, siginfo_t *, void *))
+{
+#ifdef TH_ARCH
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* the argument's low word (both ABIs are little-endian) */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args) +
+			 8 * (unsigned)(arg < 0 ? 0 : arg)),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, arg < 0 ? 0 : mask),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg < 0 ? 0 : value, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(SIGSYS, &sa, NULL) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -1;
+	return 0;
+#else
+	(void)nr;
+	(void)arg;
+	(void)mask;
+	(void)value;
+	(void)handler;
+	return -1;
+#endif
+}
+
+int th_make_types(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	th_pathf(p, sizeof(p), "%s/f", dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return -1;
+	if (write(fd, "0123456789", 10) != 10) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	th_pathf(p, sizeof(p), "%s/d", dir);
+	if (mkdir(p, 0750))
+		return -1;
+	th_pathf(p, sizeof(p), "%s/l", dir);
+	if (symlink("f", p))
+		return -1;
+	th_pathf(p, sizeof(p), "%s/p", dir);
+	return mkfifo(p, 0600);
+}
+
 int th_block_statx(int err)
 {
 #ifdef TH_NR_STATX

@@ -8,6 +8,8 @@
 #define XSTAT_TESTHELP_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
 
 /*
  * The tests build paths with snprintf into fixed buffers and check the
@@ -191,6 +193,23 @@ int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec);
  */
 int th_block_syscall(int nr, int err);
 int th_block_statx(int err);
+
+/*
+ * Trap the system call @nr in this thread (and the threads and children
+ * it makes later) with SECCOMP_RET_TRAP when its argument @arg's low 32
+ * bits, masked with @mask, equal @value (@arg < 0: always); @handler gets
+ * the SIGSYS and sets the return register itself.  For counting what the
+ * library asks of the kernel under a real filter.  0, or -1 (no seccomp
+ * on this architecture or kernel).
+ */
+int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
+		    void (*handler)(int, siginfo_t *, void *));
+
+/*
+ * One file of each kind in @dir: "f" (10 bytes, 0640), "d" (a directory),
+ * "l" (a symbolic link to "f") and "p" (a FIFO).  0, or -1 with errno.
+ */
+int th_make_types(const char *dir);
 
 /*
  * Block statx when the environment says so: XSTAT_TEST_BLOCK=ENOSYS,
