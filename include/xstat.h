@@ -127,8 +127,9 @@ extern "C" {
 #define XSTAT_REQUEST_WHY_MISSING	0x100000000ULL	/* xstat_why_missing */
 #define XSTAT_REQUEST_CHANGE_TOKEN	0x200000000ULL	/* xstat_change_token */
 #define XSTAT_REQUEST_DV_PROMISE	0x400000000ULL	/* xstat_dv_promise */
-#define XSTAT_REQUEST__EXTRA_RESULTS	0x7000fc000ULL
-#define XSTAT_REQUEST__ALL_STATS	0x7000fffffULL	/* every defined bit */
+#define XSTAT_REQUEST_FS_ID		0x800000000ULL	/* xstat_fs_id */
+#define XSTAT_REQUEST__EXTRA_RESULTS	0xf000fc000ULL
+#define XSTAT_REQUEST__ALL_STATS	0xf000fffffULL	/* every defined bit */
 
 /*
  * 64-bit members are 8-byte aligned on every architecture so that the
@@ -344,6 +345,29 @@ struct xstat_change_token {
 						   attributes */
 #define XSTAT_TOKEN_FROM_CTIME		2	/* ctime and attributes */
 
+/*
+ * XSTAT_REQUEST_FS_ID (since 0.3.0): the filesystem the file is on, by a
+ * name that outlives the mount - unlike st_dev (a loop device or btrfs's
+ * anonymous device can differ after the next mount) and the mount ID
+ * (new on every mount).  Compare two of them only when @source is equal;
+ * then equal @id means the same filesystem.  On btrfs the name is the
+ * subvolume's (inode numbers are per subvolume).  A tmpfs is given a new
+ * UUID on every mount: its files do not outlive it either.
+ */
+struct xstat_fs_id {
+	unsigned char		id[16];
+	unsigned int		source;		/* XSTAT_FS_ID_FROM_* */
+	unsigned int		reserved;	/* 0 */
+};
+
+/*
+ * FROM_UUID: FS_IOC_GETFSUUID, the superblock's UUID (ext4, xfs, tmpfs;
+ * Linux 6.5+).  FROM_FSID: statfs(2) f_fsid, only where the filesystem
+ * makes it from its UUID (btrfs: the UUID and the subvolume; ext4).
+ */
+#define XSTAT_FS_ID_FROM_UUID	1
+#define XSTAT_FS_ID_FROM_FSID	2
+
 /* The layout, checked at compile time wherever the language can. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define XSTAT_STATIC_ASSERT(e, m)	static_assert(e, m)
@@ -395,6 +419,9 @@ XSTAT_STATIC_ASSERT(sizeof(struct xstat_dv_promise) == 8, "dv_promise");
 XSTAT_STATIC_ASSERT(sizeof(struct xstat_change_token) == 24, "change_token");
 XSTAT_STATIC_ASSERT(offsetof(struct xstat_change_token, source) == 16,
 		    "change_token.source");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_fs_id) == 24, "fs_id");
+XSTAT_STATIC_ASSERT(offsetof(struct xstat_fs_id, source) == 16,
+		    "fs_id.source");
 #endif
 
 /*
@@ -479,12 +506,73 @@ int xstat_dirfd(struct xstat_dir *dir);
 int xstat_closedir(struct xstat_dir *dir);
 
 /*
+ * xstat_compare (LIBXSTAT_1.2, since 0.3.0) - what changed between
+ * @before and @after, two results for one name (each with at least
+ * XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE; @before_len and @after_len as
+ * for xstat_extra()).  @before_taken: CLOCK_REALTIME read just before the
+ * call that gave @before, or NULL if not known (then nothing is proven).
+ * Returns one XSTAT_* verdict below, and in *@why (if not NULL) the
+ * XSTAT_DIFF_* bits behind it; -1 and errno EINVAL or EFAULT for a
+ * result that cannot be compared.  See xstat_compare(3): what each
+ * verdict promises and which results to ask for.
+ */
+/*
+ * The verdicts, in order: XSTAT_SAME, unchanged, proven by change tokens;
+ * XSTAT_SAME_UNPROVEN, no field moved but nothing proves it;
+ * XSTAT_CHANGED_METADATA, ctime, mode, owner or link count moved while
+ * size and mtime did not: the data is unchanged unless someone set mtime
+ * back; XSTAT_CHANGED_DATA, size, mtime or the data moved;
+ * XSTAT_OTHER_FILE, not the same file (filesystem, inode, type,
+ * generation or creation time differ).
+ */
+#define XSTAT_SAME		0
+#define XSTAT_SAME_UNPROVEN	1
+#define XSTAT_CHANGED_METADATA	2
+#define XSTAT_CHANGED_DATA	3
+#define XSTAT_OTHER_FILE	4
+
+/*
+ * The fields behind a verdict.  FS: XSTAT_REQUEST_FS_ID where both have
+ * one from the same source, else st_dev.  TYPE: st_mode & S_IFMT; MODE:
+ * the other bits.  DATA_VERSION: a data version that counts only data
+ * moved; META_VERSION: one that counts metadata too.  TOKEN: the change
+ * tokens differ.  The rest say why XSTAT_SAME was not proven: NO_TOKEN, a
+ * token missing or the two made from different sources; WEAK, a token's
+ * promise lacks EVERY_CHANGE or PERSISTENT, or has TICK; RACY, @before
+ * changed within 1 s of @before_taken (or that time is unknown); MISSING,
+ * a compared field is in one result only.
+ */
+#define XSTAT_DIFF_FS		0x00001ULL
+#define XSTAT_DIFF_INO		0x00002ULL
+#define XSTAT_DIFF_TYPE		0x00004ULL
+#define XSTAT_DIFF_GEN		0x00008ULL
+#define XSTAT_DIFF_BTIME	0x00010ULL
+#define XSTAT_DIFF_SIZE		0x00020ULL
+#define XSTAT_DIFF_MTIME	0x00040ULL
+#define XSTAT_DIFF_DATA_VERSION	0x00080ULL
+#define XSTAT_DIFF_CTIME	0x00100ULL
+#define XSTAT_DIFF_MODE		0x00200ULL
+#define XSTAT_DIFF_OWNER	0x00400ULL
+#define XSTAT_DIFF_NLINK	0x00800ULL
+#define XSTAT_DIFF_META_VERSION	0x01000ULL
+#define XSTAT_DIFF_TOKEN	0x02000ULL
+#define XSTAT_DIFF_NO_TOKEN	0x04000ULL
+#define XSTAT_DIFF_WEAK		0x08000ULL
+#define XSTAT_DIFF_RACY		0x10000ULL
+#define XSTAT_DIFF_MISSING	0x20000ULL
+
+int xstat_compare(const struct xstat *before, size_t before_len,
+		  const struct xstat *after, size_t after_len,
+		  const struct xstat_time *before_taken,
+		  unsigned long long *why);
+
+/*
  * The largest result a request made of this header's bits can have:
  * struct xstat and every extra result.  It grows when a header adds an
  * extra result; for a program it stays a sufficient size even with a
  * newer library, which returns only the extra results asked for.
  */
-#define XSTAT_RESULT_MAX	264
+#define XSTAT_RESULT_MAX	288
 
 /*
  * A buffer that holds any such result, aligned for the structures, in C
@@ -510,7 +598,8 @@ XSTAT_STATIC_ASSERT(XSTAT_RESULT_MAX == XSTAT_STRUCT_SIZE +
 		    sizeof(struct xstat_dio_read_align) +
 		    sizeof(struct xstat_why_missing) +
 		    sizeof(struct xstat_change_token) +
-		    sizeof(struct xstat_dv_promise), "XSTAT_RESULT_MAX");
+		    sizeof(struct xstat_dv_promise) +
+		    sizeof(struct xstat_fs_id), "XSTAT_RESULT_MAX");
 XSTAT_STATIC_ASSERT(sizeof(union xstat_buffer) == XSTAT_RESULT_MAX,
 		    "xstat_buffer");
 #endif
@@ -581,6 +670,12 @@ static inline const struct xstat_dv_promise *xstat_extra_dv_promise(const struct
 {
 	return XSTAT_CAST(const struct xstat_dv_promise *,
 			  xstat_extra(x, buflen, XSTAT_REQUEST_DV_PROMISE));
+}
+
+static inline const struct xstat_fs_id *xstat_extra_fs_id(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_fs_id *,
+			  xstat_extra(x, buflen, XSTAT_REQUEST_FS_ID));
 }
 
 /*

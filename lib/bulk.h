@@ -31,8 +31,8 @@
 #define BULK_NAMES	(512 * 1024)	/* bytes of names per batch */
 #define BULK_DENTS	(64 * 1024)	/* bytes per getdents64 read */
 #define BULK_RUN	(64 * 1024)	/* bytes per inode-table pread */
-/* Room for any result: struct xstat and every extra (152 + 72). */
-#define BULK_RESULT	256
+/* Room for any result: struct xstat and every extra. */
+#define BULK_RESULT	XSTAT_RESULT_MAX
 
 enum bulk_state {
 	BULK_PENDING,	/* stat it when handed out: xstat() per name */

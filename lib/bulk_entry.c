@@ -77,6 +77,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		 * the filesystem's facts.  Then the times the caller did not
 		 * ask for, which the token needed, are dropped.
 		 */
+		if (d->request & XSTAT_REQUEST_FS_ID)
+			xs_fs_id_cached(e->st);
 		if (!(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
 		      ~e->st->mask)) {
 			len = xs_deliver(NULL, d->request, 1,

@@ -25,7 +25,7 @@
 #define XS_EXTRAS	XSTAT_REQUEST__EXTRA_RESULTS
 /* What supplement.c can add when the backend did not. */
 #define XS_SUPPLEMENTABLE (XS_CLASS3 | XSTAT_REQUEST_MNT_ID | \
-			   XSTAT_REQUEST_ATTRIBUTES)
+			   XSTAT_REQUEST_ATTRIBUTES | XSTAT_REQUEST_FS_ID)
 
 struct xs_time {
 	int64_t		sec;
@@ -67,6 +67,9 @@ struct xs_stat {
 	uint64_t	token_promise;
 	uint32_t	token_source;
 	uint64_t	dv_promise;
+	/* fsid.c: the filesystem's lasting name */
+	unsigned char	fs_id[16];
+	uint32_t	fs_id_source;
 	/* why.c: XSTAT_WHY_* of missing class (3) fields, 0: not known */
 	uint8_t		why_btime, why_gen, why_dv;
 };
@@ -334,6 +337,15 @@ int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
 #define XS_PROMISE_EXTRAS	(XSTAT_REQUEST_CHANGE_TOKEN | \
 				 XSTAT_REQUEST_DV_PROMISE)
 int xs_fs_type_mgtime(uint32_t magic, const char *type);
+
+/*
+ * fsid.c: XSTAT_REQUEST_FS_ID.  xs_fs_id_cached(): from what is known of
+ * @st's mount, without a descriptor (the stream and the unanchored path).
+ * xs_fs_id_get(): the same, else probed through the anchored @t.  Both
+ * set the field and its bit, or leave them; 0 or -errno.
+ */
+int xs_fs_id_cached(struct xs_stat *st);
+int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st);
 void xs_promise_fill(const struct xs_target *t, uint64_t request,
 		     struct xs_stat *st);
 

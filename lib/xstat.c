@@ -67,6 +67,9 @@ static void record(struct xs_stat *st, uint64_t request,
 		xs_stat_from_stat(st, &k->sb);
 	/* Class (4): an extra result is returned only when requested. */
 	st->mask &= ~XS_EXTRAS | request;
+	/* Known for the mount already: no anchor needed for it. */
+	if (request & XSTAT_REQUEST_FS_ID)
+		xs_fs_id_cached(st);
 }
 
 /*

@@ -1086,6 +1086,40 @@ static PyObject *xs_opendir(PyObject *m, PyObject *args)
 	return (PyObject *)d;
 }
 
+/*
+ * compare(before, after, taken_ns=None) -> (verdict, why): xstat_compare(3)
+ * on two results, the one implementation the tool uses too.
+ */
+static PyObject *xs_compare(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "before", "after", "taken_ns", NULL };
+	PyObject *a, *b, *taken = Py_None;
+	struct xstat_time t, *tp = NULL;
+	unsigned long long why = 0;
+	long long ns;
+	int v;
+
+	(void)m;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!|O", kwlist,
+					 &XsResult_Type, &a, &XsResult_Type,
+					 &b, &taken))
+		return NULL;
+	if (taken != Py_None) {
+		ns = PyLong_AsLongLong(taken);
+		if (ns == -1 && PyErr_Occurred())
+			return NULL;
+		t.tv_sec = ns / 1000000000 - (ns % 1000000000 < 0);
+		t.tv_nsec = (unsigned long long)(ns - t.tv_sec * 1000000000);
+		tp = &t;
+	}
+	v = xstat_compare(res_x((XsResult *)a), (size_t)((XsResult *)a)->len,
+			  res_x((XsResult *)b), (size_t)((XsResult *)b)->len,
+			  tp, &why);
+	if (v < 0)
+		return PyErr_SetFromErrno(PyExc_OSError);
+	return Py_BuildValue("(iK)", v, why);
+}
+
 static PyObject *xs_known_mask(PyObject *m, PyObject *unused)
 {
 	(void)m;
@@ -1137,6 +1171,12 @@ static PyMethodDef xs_methods[] = {
 	  METH_FASTCALL | METH_KEYWORDS, fstat_doc },
 	{ "_opendir", xs_opendir, METH_VARARGS,
 	  "_opendir(path_or_fd, fields, sync, want_str): a DirStream." },
+	{ "compare", (PyCFunction)(void (*)(void))xs_compare,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "compare(before, after, taken_ns=None) -> (verdict, why): what "
+	  "changed between two results of one name, as xstat_compare(3) "
+	  "says; taken_ns: time.time_ns() read before the call that gave "
+	  "before." },
 	{ "_result_from_bytes", res_from_bytes, METH_O,
 	  "_result_from_bytes(b): the xstat_result a pickle holds." },
 	{ "_known_mask", xs_known_mask, METH_NOARGS,
@@ -1185,6 +1225,10 @@ static const struct {
 	C(PROMISE_WRAP32), C(PROMISE_CLOCK), C(PROMISE_LAGS),
 	C(PROMISE_NAMES),
 	C(TOKEN_FROM_DATA_VERSION), C(TOKEN_FROM_CTIME),
+#ifdef XSTAT_REQUEST_FS_ID
+	C(REQUEST_FS_ID), C(SAME), C(SAME_UNPROVEN), C(CHANGED_METADATA),
+	C(CHANGED_DATA), C(OTHER_FILE),
+#endif
 #undef C
 	{ "DEFAULT_FIELDS", XS_PY_DEFAULT_FIELDS },
 };

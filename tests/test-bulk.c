@@ -51,7 +51,7 @@ extern unsigned long xs_bulk_raw_ready;
 #define NFILES		200
 #define NVANISH		9000	/* more than a batch (8192) */
 #define MAX_NAMES	(NVANISH + 64)
-#define RESULT_MAX	256
+#define RESULT_MAX	XSTAT_RESULT_MAX
 #define ORACLE_SAMPLE	6
 
 static int failures, blocked;

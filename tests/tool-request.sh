@@ -99,7 +99,7 @@ layout_asks() {
 }
 layout_asks "default layout" 0xfff
 layout_asks "-e" 0x3fff -e
-layout_asks "-a" 0x7000fffff -a
+layout_asks "-a" 0xf000fffff -a
 layout_asks "-m 0x100" 0x100 -m 0x100
 layout_asks "--json" 0xfff --json
 layout_asks "--json -e" 0x3fff --json -e

@@ -177,6 +177,55 @@ static void json_promise_flags(unsigned long long promise)
 		names);
 }
 
+static void json_fs_id(const struct file_result *r)
+{
+	const struct xstat_fs_id *f = extra(r, XSTAT_REQUEST_FS_ID);
+	int i;
+
+	fprintf(out_fp(), ",\"fs_id\":");
+	if (!f) {
+		fprintf(out_fp(), "null");
+		return;
+	}
+	fprintf(out_fp(), "{\"id\":\"");
+	for (i = 0; i < 16; i++)
+		fprintf(out_fp(), "%02x", f->id[i]);
+	fprintf(out_fp(), "\",\"source\":\"%s\"}",
+		f->source == XSTAT_FS_ID_FROM_UUID ? "uuid" :
+		f->source == XSTAT_FS_ID_FROM_FSID ? "fsid" : "unknown");
+}
+
+static struct xstat_time taken;
+static bool have_taken;
+
+void json_set_taken(const struct xstat_time *t)
+{
+	have_taken = t != NULL;
+	if (t)
+		taken = *t;
+}
+
+void json_change(const char *path, const char *change, const char *from,
+		 const char *also)
+{
+	fprintf(out_fp(), "{\"path\":");
+	if (json_string(path)) {
+		fprintf(out_fp(), ",\"path_bytes\":");
+		json_hex(path);
+	}
+	fprintf(out_fp(), ",\"change\":\"%s\"", change);
+	if (from) {
+		fprintf(out_fp(), ",\"from\":");
+		if (json_string(from)) {
+			fprintf(out_fp(), ",\"from_bytes\":");
+			json_hex(from);
+		}
+	}
+	if (also)
+		fprintf(out_fp(), ",\"also\":\"%s\"", also);
+	fprintf(out_fp(), "}\n");
+}
+
 static void json_promises(const struct file_result *r)
 {
 	const struct xstat_change_token *tok =
@@ -301,5 +350,7 @@ void json_print(const struct file_result *r)
 	json_num("data_version", x->st_data_version,
 		 have(r, XSTAT_REQUEST_DATA_VERSION));
 	json_extras(r);
+	json_fs_id(r);
+	json_time("taken", &taken, have_taken);
 	fprintf(out_fp(), "}\n");
 }

@@ -14,4 +14,15 @@
 /* The record of @r: its fields, or {"error":...} when r->ret < 0. */
 void json_print(const struct file_result *r);
 
+/*
+ * "taken": the time read before the walk (or call) that gave the records
+ * began, printed in each; NULL: null.  The snapshot's racy window
+ * (xstat_compare(3)) is measured from it.
+ */
+void json_set_taken(const struct xstat_time *t);
+
+/* --changes: {"path":...,"change":...[,"from":...][,"also":...]} */
+void json_change(const char *path, const char *change, const char *from,
+		 const char *also);
+
 #endif

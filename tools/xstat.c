@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/vfs.h>
 #include "xstat.h"
+#include "changes.h"
 #include "check-promises.h"
 #include "format.h"
 #include "fs.h"
@@ -48,6 +50,7 @@ struct options {
 	bool zero;			/* -0: records end with NUL */
 	bool file_system;		/* -f */
 	bool no_progress;		/* --no-progress */
+	const char *changes;		/* --changes=SNAP */
 };
 
 enum {
@@ -60,6 +63,7 @@ enum {
 	OPT_THREADS,
 	OPT_MAX_DEPTH,
 	OPT_NO_PROGRESS,
+	OPT_CHANGES,
 };
 
 static const struct option longopts[] = {
@@ -93,6 +97,7 @@ static const struct option longopts[] = {
 	{ "dio-read-align", no_argument, NULL, OPT_EXTRA + 5 },
 	{ "change-token", no_argument, NULL, OPT_TOKEN },
 	{ "dv-promise", no_argument, NULL, OPT_DV_PROMISE },
+	{ "changes", required_argument, NULL, OPT_CHANGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,6 +119,8 @@ static void usage(void)
 "      --mnt-id, --attributes, --dioalign, --subvol, --write-atomic,\n"
 "      --dio-read-align   also request that extra result\n"
 "      --change-token     also request the change token and its promise\n"
+"                         (with --json also the file system's lasting ID:\n"
+"                         with -r, a snapshot for --changes)\n"
 "      --dv-promise       also request what the data version promises\n"
 "  -c, --format=FORMAT    print FORMAT (stat's directives) and a newline\n"
 "      --printf=FORMAT    like --format, with \\ escapes, no newline\n"
@@ -127,6 +134,9 @@ static void usage(void)
 "      --threads=N        with -r, read N directories at once\n"
 "      --max-depth=N      with -r, go at most N levels below FILE\n"
 "      --no-progress      with -r, no progress line on a terminal\n"
+"      --changes=SNAP     with -r, print what changed since the snapshot\n"
+"                         SNAP, one entry a line (with --json, objects);\n"
+"                         exit 0: nothing, 1: changes, 2: trouble\n"
 "      --check-promises DIR  test the change token's promises in a scratch\n"
 "                         directory under DIR (--check-promises --help)\n"
 "  -h, --help             show this help and exit\n"
@@ -297,6 +307,9 @@ static void choose_query(struct options *o)
 		base = o->mask;
 	if (o->no_basic)
 		base &= ~XSTAT_REQUEST__BASIC_STATS;
+	/* JSON with a token is a snapshot: the filesystem's lasting ID too */
+	if (o->output == OUT_JSON && (o->add & XSTAT_REQUEST_CHANGE_TOKEN))
+		o->add |= XSTAT_REQUEST_FS_ID;
 	o->query = base | o->add | need;
 	o->fo.query = o->query;
 }
@@ -392,6 +405,11 @@ static void parse(int argc, char **argv, struct options *o)
 		case OPT_TOKEN:
 			o->add |= XSTAT_REQUEST_CHANGE_TOKEN;
 			break;
+		case OPT_CHANGES:
+			o->changes = optarg;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
+				  XSTAT_REQUEST_FS_ID;
+			break;
 		case OPT_DV_PROMISE:
 			o->add |= XSTAT_REQUEST_DV_PROMISE;
 			break;
@@ -410,6 +428,11 @@ static void parse(int argc, char **argv, struct options *o)
 			    "mutually exclusive");
 	if (optind >= argc)
 		usage_error("missing operand");
+	if (o->changes && (!o->recursive || argc - optind != 1 ||
+			   o->file_system || o->mask_set ||
+			   (o->output != OUT_LAYOUT && o->output != OUT_JSON)))
+		usage_error("--changes takes -r, one DIR and no other output "
+			    "than --json");
 	if ((o->xdev || o->threads || o->max_depth >= 0) && !o->recursive)
 		usage_error("-x, --threads and --max-depth need -r "
 			    "(--recursive)");
@@ -505,6 +528,21 @@ static bool show_fs(const char *name, const struct options *o)
 	return true;
 }
 
+/*
+ * The time before the records of this operand: JSON's "taken", for a
+ * snapshot's racy window (xstat_compare(3)); null without a token.
+ */
+static void set_taken(void)
+{
+	struct xstat_time t;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t.tv_sec = ts.tv_sec;
+	t.tv_nsec = (unsigned long long)ts.tv_nsec;
+	json_set_taken(&t);
+}
+
 /* Examine one file and print it; false if it failed. */
 static bool show(const char *name, const struct options *o)
 {
@@ -521,6 +559,8 @@ static bool show(const char *name, const struct options *o)
 	bool ok;
 
 	memset(&buf, 0, sizeof(buf));
+	if (o->query & XSTAT_REQUEST_CHANGE_TOKEN)
+		set_taken();
 	if (strcmp(name, "-") == 0) {
 		r.path = NULL;
 		r.ret = -1;
@@ -570,7 +610,22 @@ static bool walk(const char *name, const struct options *o)
 
 	if (strcmp(name, "-") == 0)
 		return show(name, o);
+	if (o->query & XSTAT_REQUEST_CHANGE_TOKEN)
+		set_taken();
 	return walk_tree(name, &w);
+}
+
+/* --changes: 0, 1 or 2 as diff(1); the walk's options as -r's. */
+static int run_changes(const char *name, const struct options *o)
+{
+	struct walk_opts w = {
+		.flags = o->flags, .query = o->query, .xdev = o->xdev,
+		.threads = o->threads ? o->threads : WALK_THREADS,
+		.max_depth = o->max_depth,
+		.progress = !o->no_progress && isatty(2) && !isatty(1),
+	};
+
+	return changes_run(o->changes, name, &w, o->output == OUT_JSON);
 }
 
 int main(int argc, char **argv)
@@ -589,6 +644,8 @@ int main(int argc, char **argv)
 	if (check_promises_asked(argc, argv))
 		return check_promises_main(argc, argv);
 	parse(argc, argv, &o);
+	if (o.changes)
+		return out_finish(run_changes(argv[optind], &o));
 	for (i = optind; i < argc; i++) {
 		bool ok = o.file_system ? show_fs(argv[i], &o) :
 			  o.recursive ? walk(argv[i], &o) : show(argv[i], &o);

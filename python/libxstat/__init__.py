@@ -55,10 +55,10 @@ except ImportError as _e:
         f"libxstat: cannot load its C extension in {_here}: {_e}.  The "
         "C library libxstat.so.1 must be installed (Debian: libxstat1; "
         "after make install, run ldconfig).", name=__name__) from _e
-from ._libxstat import fstat, lstat, stat, xstat_result
+from ._libxstat import compare, fstat, lstat, stat, xstat_result
 
-__all__ = ["stat", "lstat", "fstat", "scandir", "DirEntry", "xstat_result",
-           "Request", "Attr", "Why", "Promise", "TokenSource",
+__all__ = ["stat", "lstat", "fstat", "compare", "scandir", "DirEntry",
+           "xstat_result", "Request", "Attr", "Why", "Promise", "TokenSource",
            "DEFAULT_FIELDS", "known_fields", "statx", "statx_result"]
 __version__ = _c.__version__
 
@@ -100,6 +100,8 @@ class Request(_enum.IntFlag):
     CHANGE_TOKEN = _c.REQUEST_CHANGE_TOKEN
     #: What the data version promises: st_dv_promise.
     DV_PROMISE = _c.REQUEST_DV_PROMISE
+    #: The filesystem's lasting name (compare() tells files apart by it).
+    FS_ID = _c.REQUEST_FS_ID
     #: Every extra result.
     EXTRA = _c.REQUEST__EXTRA_RESULTS
     #: Every defined bit.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Type hints for the C part of libxstat (python/_libxstat.c).
 import os
-from typing import Iterator, Optional, Union, overload
+from typing import Iterator, Optional, Tuple, Union, overload
 
 from . import Promise, Request
 
@@ -103,6 +103,8 @@ class xstat_result:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[object, tuple[bytes]]: ...
 
+def compare(before: xstat_result, after: xstat_result,
+            taken_ns: Optional[int] = ...) -> Tuple[int, int]: ...
 def stat(path: Union[_Path, int], *, dir_fd: Optional[int] = ...,
          follow_symlinks: bool = ..., fields: int = ...,
          sync: Optional[bool] = ...) -> xstat_result: ...
@@ -142,6 +144,12 @@ REQUEST_DIOALIGN: int
 REQUEST_SUBVOL: int
 REQUEST_WRITE_ATOMIC: int
 REQUEST_DIO_READ_ALIGN: int
+REQUEST_FS_ID: int
+SAME: int
+SAME_UNPROVEN: int
+CHANGED_METADATA: int
+CHANGED_DATA: int
+OTHER_FILE: int
 REQUEST_WHY_MISSING: int
 REQUEST_CHANGE_TOKEN: int
 REQUEST_DV_PROMISE: int

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libFuzzer target over what --changes trusts least: the snapshot reader
+ * (tools/snapshot.c, libjansson underneath) and xstat_compare() on the
+ * results it rebuilds.  The input is a snapshot file of the tree "/t".
+ * Every entry read must be found again by its name and its inode number,
+ * and every pair of the first entries must get a verdict 0-4 or -1 with
+ * EINVAL: anything else aborts.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xstat.h"
+#include "snapshot.h"
+
+#define PAIRS	16
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_entries(const struct snapshot *s)
+{
+	unsigned long long why;
+	size_t i, j, n = s->n < PAIRS ? s->n : PAIRS;
+	struct snap_ent *e;
+	int v;
+
+	for (i = 0; i < s->n; i++) {
+		if (snapshot_find(s, s->ents[i]->path) != s->ents[i])
+			abort();
+		if (s->ents[i]->flags & SNAP_FAILED)
+			continue;
+		e = snapshot_first_ino(s, s->ents[i]->res.x.st_ino);
+		while (e && e != s->ents[i])
+			e = snapshot_next_ino(s, e);
+		if (!e)
+			abort();
+	}
+	for (i = 0; i < n; i++) {
+		const struct snap_ent *a = s->ents[i];
+
+		if (a->flags & SNAP_FAILED)
+			continue;
+		for (j = 0; j < n; j++) {
+			const struct snap_ent *b = s->ents[j];
+
+			if (b->flags & SNAP_FAILED)
+				continue;
+			errno = 0;
+			v = xstat_compare(&a->res.x, a->len, &b->res.x, b->len,
+					  s->have_taken ? &s->taken : NULL,
+					  &why);
+			if (v < -1 || v > XSTAT_OTHER_FILE ||
+			    (v == -1 && errno != EINVAL) ||
+			    (i == j && v == XSTAT_OTHER_FILE))
+				abort();
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct snapshot s;
+	char err[512];
+	FILE *f;
+
+	if (!size)
+		return 0;
+	f = fmemopen((void *)data, size, "r");
+	if (!f)
+		return 0;
+	if (snapshot_load(f, "fuzz", "/t", &s, err, sizeof(err)) == 0)
+		check_entries(&s);
+	else if (!err[0])
+		abort();	/* an error always says what */
+	snapshot_free(&s);
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading a snapshot (snapshot.h): lines of at most SNAP_LINE_MAX bytes,
+ * each one JSON object of xstat(1)'s schema, parsed by libjansson
+ * (duplicate members rejected, its own depth limit), then every member
+ * the comparison reads checked: a number where a number belongs, within
+ * its range, present exactly when result_mask says the field was
+ * obtained.  Entries are kept in two hash tables: by name, and by inode
+ * number (renames and hard links are found there).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "json.h"
+#include "snapshot.h"
+
+#ifdef HAVE_JANSSON
+#include <jansson.h>
+
+/* The extra results rebuilt, in the library's (ascending bit) order. */
+#define KEPT_EXTRAS	(XSTAT_REQUEST_CHANGE_TOKEN | \
+			 XSTAT_REQUEST_DV_PROMISE | XSTAT_REQUEST_FS_ID)
+
+struct reader {
+	FILE		*f;
+	char		*buf;
+	size_t		start, end, cap;
+	unsigned long	line;
+	bool		eof;
+};
+
+struct ctx {
+	char		*err;
+	size_t		errlen;
+	const char	*name;
+	unsigned long	line;
+};
+
+static int fail(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errlen, "%s:%lu: %s", c->name, c->line, msg);
+	return -1;
+}
+
+/*
+ * The next line (without its newline) in *@line, *@len: 1; 0 at the end;
+ * -1 for a line too long or one cut short (no newline at the end).
+ */
+static int next_line(struct reader *r, struct ctx *c, char **line,
+		     size_t *len)
+{
+	char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (nl) {
+			*line = r->buf + r->start;
+			*len = (size_t)(nl - *line);
+			r->start += *len + 1;
+			c->line = ++r->line;
+			return 1;
+		}
+		c->line = r->line + 1;
+		if (r->end - r->start > SNAP_LINE_MAX)
+			return fail(c, "line longer than %d bytes",
+				    SNAP_LINE_MAX);
+		if (r->eof) {
+			if (r->end == r->start)
+				return 0;
+			return fail(c, "last line cut short (no newline): "
+				    "a truncated snapshot");
+		}
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+		n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+		r->end += n;
+		if (n == 0) {
+			if (ferror(r->f))
+				return fail(c, "read error: %s",
+					    strerror(errno));
+			r->eof = true;
+		}
+	}
+}
+
+/* An unsigned number: a JSON integer, or a string of decimal digits. */
+static int get_u64(json_t *v, uint64_t max, unsigned long long *out)
+{
+	const char *s;
+	uint64_t n = 0;
+
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+
+		if (i < 0 || (uint64_t)i > max)
+			return -1;
+		*out = (uint64_t)i;
+		return 0;
+	}
+	if (!json_is_string(v))
+		return -1;
+	s = json_string_value(v);
+	if (!*s || json_string_length(v) > 20)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	if (n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int get_s64(json_t *v, long long *out)
+{
+	const char *s;
+	unsigned long long mag;
+	json_t *tmp;
+	int neg, ret;
+
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return -1;
+	s = json_string_value(v);
+	neg = *s == '-';
+	tmp = json_string(s + neg);
+	if (!tmp)
+		return -1;
+	ret = get_u64(tmp, neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX, &mag);
+	json_decref(tmp);
+	if (ret)
+		return -1;
+	*out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	return 0;
+}
+
+static int get_u32(json_t *o, const char *key, unsigned int *out)
+{
+	unsigned long long v;
+
+	if (get_u64(json_object_get(o, key), UINT32_MAX, &v))
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int get_time(json_t *o, const char *key, struct xstat_time *t)
+{
+	json_t *v = json_object_get(o, key);
+	unsigned long long ns;
+
+	if (!json_is_object(v) || get_s64(json_object_get(v, "sec"),
+					   &t->tv_sec) ||
+	    get_u64(json_object_get(v, "nsec"), 999999999, &ns))
+		return -1;
+	t->tv_nsec = ns;
+	return 0;
+}
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+/* Lowercase hex of exactly @n bytes (n = 0: any even length) into @out. */
+static int get_hex(json_t *v, unsigned char *out, size_t n, size_t *got)
+{
+	const char *s;
+	size_t len, i;
+
+	if (!json_is_string(v))
+		return -1;
+	s = json_string_value(v);
+	len = json_string_length(v);
+	if (len % 2 || (n && len != 2 * n))
+		return -1;
+	for (i = 0; i < len / 2; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+		if (!out[i])
+			return -1;	/* no NUL in a name */
+	}
+	if (got)
+		*got = len / 2;
+	return 0;
+}
+
+/* The name: "path_bytes" (the exact bytes) when not null, else "path". */
+static char *get_path(json_t *o)
+{
+	json_t *p = json_object_get(o, "path");
+	json_t *b = json_object_get(o, "path_bytes");
+	unsigned char *out;
+	size_t n;
+
+	if (!json_is_string(p) || (!json_is_null(b) && !json_is_string(b)))
+		return NULL;
+	if (json_is_null(b)) {
+		/* jansson refuses \u0000 unless asked: no NUL inside */
+		return json_string_length(p) ? strdup(json_string_value(p))
+					     : NULL;
+	}
+	n = json_string_length(b) / 2;
+	if (!n || !(out = malloc(n + 1)))
+		return NULL;
+	if (get_hex(b, out, 0, NULL)) {
+		free(out);
+		return NULL;
+	}
+	out[n] = '\0';
+	return (char *)out;
+}
+
+/* A field that must be there (its bit set) or is ignored. */
+#define NEED(bit, ok, what) \
+	do { \
+		if ((mask & (bit)) && !(ok)) \
+			return fail(c, "bad or missing \"%s\"", what); \
+	} while (0)
+
+static int get_extras(struct ctx *c, json_t *o, uint64_t mask,
+		      struct snap_ent *e)
+{
+	unsigned char *p = (unsigned char *)&e->res + sizeof(struct xstat);
+	json_t *v;
+
+	if (mask & XSTAT_REQUEST_CHANGE_TOKEN) {
+		struct xstat_change_token t = { 0, 0, 0, 0 };
+		const char *src;
+
+		v = json_object_get(o, "change_token");
+		if (!json_is_object(v) ||
+		    get_u64(json_object_get(v, "token"), UINT64_MAX,
+			    &t.token) ||
+		    get_u64(json_object_get(v, "promise"), UINT64_MAX,
+			    &t.promise) ||
+		    !json_is_string(json_object_get(v, "source")))
+			return fail(c, "bad or missing \"change_token\"");
+		src = json_string_value(json_object_get(v, "source"));
+		if (strcmp(src, "ctime") == 0)
+			t.source = XSTAT_TOKEN_FROM_CTIME;
+		else if (strcmp(src, "data_version") == 0)
+			t.source = XSTAT_TOKEN_FROM_DATA_VERSION;
+		memcpy(p, &t, sizeof(t));
+		p += sizeof(t);
+	}
+	if (mask & XSTAT_REQUEST_DV_PROMISE) {
+		struct xstat_dv_promise d;
+
+		v = json_object_get(o, "dv_promise");
+		if (!json_is_object(v) ||
+		    get_u64(json_object_get(v, "promise"), UINT64_MAX,
+			    &d.promise))
+			return fail(c, "bad or missing \"dv_promise\"");
+		memcpy(p, &d, sizeof(d));
+		p += sizeof(d);
+	}
+	if (mask & XSTAT_REQUEST_FS_ID) {
+		struct xstat_fs_id f;
+		const char *src;
+
+		memset(&f, 0, sizeof(f));
+		v = json_object_get(o, "fs_id");
+		if (!json_is_object(v) ||
+		    !json_is_string(json_object_get(v, "source")))
+			return fail(c, "bad or missing \"fs_id\"");
+		/* the ID may hold zero bytes: read it as bytes, not a name */
+		if (json_string_length(json_object_get(v, "id")) != 32)
+			return fail(c, "bad \"fs_id\" id");
+		{
+			const char *h = json_string_value(
+				json_object_get(v, "id"));
+			int i;
+
+			for (i = 0; i < 16; i++) {
+				int hi = hexval(h[2 * i]);
+				int lo = hexval(h[2 * i + 1]);
+
+				if (hi < 0 || lo < 0)
+					return fail(c, "bad \"fs_id\" id");
+				f.id[i] = (unsigned char)(hi << 4 | lo);
+			}
+		}
+		src = json_string_value(json_object_get(v, "source"));
+		if (strcmp(src, "uuid") == 0)
+			f.source = XSTAT_FS_ID_FROM_UUID;
+		else if (strcmp(src, "fsid") == 0)
+			f.source = XSTAT_FS_ID_FROM_FSID;
+		else
+			return fail(c, "unknown \"fs_id\" source");
+		memcpy(p, &f, sizeof(f));
+		p += sizeof(f);
+	}
+	e->len = (uint32_t)(p - (unsigned char *)&e->res);
+	return 0;
+}
+
+static int get_result(struct ctx *c, json_t *o, struct snap_ent *e)
+{
+	struct xstat *x = &e->res.x;
+	unsigned long long mask, v = 0;
+	json_t *dev;
+
+	if (get_u64(json_object_get(o, "result_mask"), UINT64_MAX, &mask))
+		return fail(c, "bad or missing \"result_mask\"");
+	/* Only the extras rebuilt here are in the rebuilt result. */
+	mask &= ~XSTAT_REQUEST__EXTRA_RESULTS | KEPT_EXTRAS;
+	if ((mask & (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE)) !=
+	    (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE))
+		return fail(c, "no inode number or mode: not a snapshot "
+			    "(xstat -r --json --change-token DIR)");
+	x->st_result_mask = mask;
+	NEED(XSTAT_REQUEST_MODE, !get_u32(o, "mode", &x->st_mode), "mode");
+	NEED(XSTAT_REQUEST_NLINK, !get_u32(o, "nlink", &x->st_nlink),
+	     "nlink");
+	NEED(XSTAT_REQUEST_UID, !get_u32(o, "uid", &x->st_uid), "uid");
+	NEED(XSTAT_REQUEST_GID, !get_u32(o, "gid", &x->st_gid), "gid");
+	dev = json_object_get(o, "dev");
+	if (!json_is_object(dev) ||
+	    get_u32(dev, "major", &x->st_dev.major) ||
+	    get_u32(dev, "minor", &x->st_dev.minor))
+		return fail(c, "bad or missing \"dev\"");
+	NEED(XSTAT_REQUEST_MTIME, !get_time(o, "mtime", &x->st_mtim), "mtime");
+	NEED(XSTAT_REQUEST_CTIME, !get_time(o, "ctime", &x->st_ctim), "ctime");
+	NEED(XSTAT_REQUEST_BTIME, !get_time(o, "btime", &x->st_btim), "btime");
+	NEED(XSTAT_REQUEST_INO,
+	     !get_u64(json_object_get(o, "ino"), UINT64_MAX, &x->st_ino),
+	     "ino");
+	NEED(XSTAT_REQUEST_SIZE,
+	     !get_u64(json_object_get(o, "size"), UINT64_MAX, &x->st_size),
+	     "size");
+	NEED(XSTAT_REQUEST_GEN,
+	     !get_u64(json_object_get(o, "gen"), UINT64_MAX, &x->st_gen),
+	     "gen");
+	NEED(XSTAT_REQUEST_DATA_VERSION,
+	     !get_u64(json_object_get(o, "data_version"), UINT64_MAX, &v),
+	     "data_version");
+	if (mask & XSTAT_REQUEST_DATA_VERSION)
+		x->st_data_version = v;
+	return get_extras(c, o, mask, e);
+}
+
+static uint32_t hash_path(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static uint32_t hash_ino(uint64_t ino)
+{
+	return (uint32_t)((ino * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
+{
+	uint32_t i;
+
+	if (!s->nbuckets)
+		return NULL;
+	i = s->path_heads[hash_path(path) & (s->nbuckets - 1)];
+	while (i) {
+		struct snap_ent *e = s->ents[i - 1];
+
+		if (strcmp(e->path, path) == 0)
+			return e;
+		i = e->next_path;
+	}
+	return NULL;
+}
+
+struct snap_ent *snapshot_next_ino(const struct snapshot *s,
+				   const struct snap_ent *e)
+{
+	uint64_t ino = e->res.x.st_ino;
+	uint32_t i = e->next_ino;
+
+	while (i) {
+		e = s->ents[i - 1];
+		if (!(e->flags & SNAP_FAILED) && e->res.x.st_ino == ino)
+			return (struct snap_ent *)e;
+		i = e->next_ino;
+	}
+	return NULL;
+}
+
+struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino)
+{
+	uint32_t i;
+
+	if (!s->nbuckets)
+		return NULL;
+	i = s->ino_heads[hash_ino(ino) & (s->nbuckets - 1)];
+	while (i) {
+		struct snap_ent *e = s->ents[i - 1];
+
+		if (!(e->flags & SNAP_FAILED) && e->res.x.st_ino == ino)
+			return e;
+		i = e->next_ino;
+	}
+	return NULL;
+}
+
+/* The tables, once every entry is read: duplicates are an error. */
+static int index_all(struct ctx *c, struct snapshot *s)
+{
+	size_t i;
+
+	s->nbuckets = 16;
+	while (s->nbuckets < 2 * s->n)
+		s->nbuckets *= 2;
+	s->path_heads = calloc(s->nbuckets, sizeof(uint32_t));
+	s->ino_heads = calloc(s->nbuckets, sizeof(uint32_t));
+	if (!s->path_heads || !s->ino_heads)
+		return fail(c, "out of memory");
+	for (i = 0; i < s->n; i++) {
+		struct snap_ent *e = s->ents[i];
+		uint32_t *h;
+
+		if (snapshot_find(s, e->path)) {
+			c->line = i + 1;
+			return fail(c, "the name %s is there twice", e->path);
+		}
+		h = &s->path_heads[hash_path(e->path) & (s->nbuckets - 1)];
+		e->next_path = *h;
+		*h = (uint32_t)i + 1;
+		if (e->flags & SNAP_FAILED)
+			continue;
+		h = &s->ino_heads[hash_ino(e->res.x.st_ino) &
+				  (s->nbuckets - 1)];
+		e->next_ino = *h;
+		*h = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+static bool under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strncmp(path, root, n))
+		return false;
+	return !path[n] || path[n] == '/' || (n && root[n - 1] == '/');
+}
+
+static int add_entry(struct ctx *c, struct snapshot *s, json_t *o,
+		     const char *root)
+{
+	struct snap_ent *e;
+	json_t *schema = json_object_get(o, "schema");
+	struct xstat_time t;
+	char *path;
+
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1)
+		return fail(c, "no \"schema\": not a snapshot of xstat --json");
+	if (json_integer_value(schema) > JSON_SCHEMA)
+		return fail(c, "schema %lld is newer than this xstat's (%d)",
+			    (long long)json_integer_value(schema),
+			    JSON_SCHEMA);
+	path = get_path(o);
+	if (!path)
+		return fail(c, "bad or missing \"path\"");
+	if (!under(path, root)) {
+		fail(c, "%s is not under %s: a snapshot of another tree",
+		     path, root);
+		free(path);
+		return -1;
+	}
+	if (s->n >= UINT32_MAX - 1) {
+		free(path);
+		return fail(c, "too many entries");
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		free(path);
+		return fail(c, "out of memory");
+	}
+	e->path = path;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1024;
+		struct snap_ent **n = realloc(s->ents, cap * sizeof(*n));
+
+		if (!n) {
+			free(path);
+			free(e);
+			return fail(c, "out of memory");
+		}
+		s->ents = n;
+		s->cap = cap;
+	}
+	s->ents[s->n++] = e;
+	if (json_object_get(o, "error")) {
+		e->flags = SNAP_FAILED;
+		return 0;
+	}
+	if (json_object_get(o, "taken") && !json_is_null(
+		    json_object_get(o, "taken"))) {
+		if (get_time(o, "taken", &t))
+			return fail(c, "bad \"taken\"");
+		if (!s->have_taken || t.tv_sec < s->taken.tv_sec ||
+		    (t.tv_sec == s->taken.tv_sec &&
+		     t.tv_nsec < s->taken.tv_nsec))
+			s->taken = t;
+		s->have_taken = true;
+	}
+	return get_result(c, o, e);
+}
+
+/* One line: its object, checked and added to @s.  0 or -1. */
+static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
+		      size_t len, const char *root)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	int ret;
+
+	if (!o)
+		return fail(c, "not JSON: %s", jerr.text);
+	ret = json_is_object(o) ? add_entry(c, s, o, root)
+				: fail(c, "not a JSON object");
+	json_decref(o);
+	return ret;
+}
+
+/* A pipe or a terminal: line by line, through a bounded buffer. */
+static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
+		       const char *root)
+{
+	struct reader r = { .f = f, .cap = 2 * SNAP_LINE_MAX + 2 };
+	size_t len = 0;
+	char *line = NULL;
+	int ret;
+
+	r.buf = malloc(r.cap);
+	if (!r.buf)
+		return fail(c, "out of memory");
+	while ((ret = next_line(&r, c, &line, &len)) > 0) {
+		ret = parse_line(c, s, line, len, root);
+		if (ret)
+			break;
+	}
+	free(r.buf);
+	return ret;
+}
+
+/*
+ * A regular file is mapped and its lines parsed by a few threads, each a
+ * run of whole lines into a snapshot of its own, joined in file order:
+ * the parse is most of --changes' time (bench/RESULTS.md).  The lines are
+ * found (and their length checked) first, so that every thread knows its
+ * first line's number.
+ */
+#define PARSERS_MAX	4
+
+struct part {
+	struct snapshot	s;
+	struct ctx	c;
+	char		err[512];
+	const char	*p, *end, *root;
+	unsigned long	line0;
+	int		ret;
+};
+
+static void *parse_part(void *arg)
+{
+	struct part *t = arg;
+	const char *p = t->p, *nl;
+
+	t->c.line = t->line0;
+	while (p < t->end) {
+		nl = memchr(p, '\n', (size_t)(t->end - p));
+		t->c.line++;
+		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), t->root);
+		if (t->ret)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* Join the parts' entries, in order, into @s. */
+static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
+{
+	size_t total = 0, k = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += parts[i].s.n;
+	s->ents = malloc((total ? total : 1) * sizeof(*s->ents));
+	if (!s->ents)
+		return fail(c, "out of memory");
+	s->cap = total;
+	for (i = 0; i < n; i++) {
+		struct snapshot *q = &parts[i].s;
+
+		memcpy(s->ents + k, q->ents, q->n * sizeof(*s->ents));
+		k += q->n;
+		if (q->have_taken && (!s->have_taken ||
+		    q->taken.tv_sec < s->taken.tv_sec ||
+		    (q->taken.tv_sec == s->taken.tv_sec &&
+		     q->taken.tv_nsec < s->taken.tv_nsec))) {
+			s->taken = q->taken;
+			s->have_taken = true;
+		}
+		free(q->ents);
+		q->ents = NULL;
+		q->n = 0;
+	}
+	s->n = total;
+	return 0;
+}
+
+static int load_mapped(struct ctx *c, const char *map, size_t size,
+		       struct snapshot *s, const char *root)
+{
+	struct part parts[PARSERS_MAX];
+	pthread_t tid[PARSERS_MAX];
+	bool started[PARSERS_MAX];
+	const char *p = map, *end = map + size, *nl;
+	unsigned long lines = 0, cut_line[PARSERS_MAX];
+	const char *cut[PARSERS_MAX];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cpus < 1 ? 1 : cpus > PARSERS_MAX ? PARSERS_MAX : (int)cpus;
+	int i, k = 1, ret = 0;
+
+	cut[0] = map;
+	cut_line[0] = 0;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		c->line = lines + 1;
+		if (!nl)
+			return fail(c, "last line cut short (no newline): "
+				    "a truncated snapshot");
+		if (nl - p > SNAP_LINE_MAX)
+			return fail(c, "line longer than %d bytes",
+				    SNAP_LINE_MAX);
+		lines++;
+		p = nl + 1;
+		if (k < n && p < end && (size_t)(p - map) >= size * k / n) {
+			cut[k] = p;
+			cut_line[k++] = lines;
+		}
+	}
+	n = k;
+	/* Jansson draws its hash seed once, before any thread parses. */
+	json_object_seed(0);
+	for (i = 0; i < n; i++) {
+		memset(&parts[i], 0, sizeof(parts[i]));
+		parts[i].c = *c;
+		parts[i].c.err = parts[i].err;
+		parts[i].c.errlen = sizeof(parts[i].err);
+		parts[i].p = cut[i];
+		parts[i].end = i + 1 < n ? cut[i + 1] : end;
+		parts[i].line0 = cut_line[i];
+		parts[i].root = root;
+	}
+	for (i = 1; i < n; i++) {
+		started[i] = !pthread_create(&tid[i], NULL, parse_part,
+					     &parts[i]);
+		if (!started[i])	/* parsed here, after the first */
+			tid[i] = 0;
+	}
+	parse_part(&parts[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			parse_part(&parts[i]);
+	}
+	for (i = 0; i < n && !ret; i++)
+		if (parts[i].ret) {
+			snprintf(c->err, c->errlen, "%s", parts[i].err);
+			ret = -1;
+		}
+	if (!ret)
+		ret = join(c, parts, n, s);
+	for (i = 0; i < n; i++)
+		snapshot_free(&parts[i].s);
+	return ret;
+}
+
+int snapshot_load(FILE *f, const char *name, const char *root,
+		  struct snapshot *s, char *err, size_t errlen)
+{
+	struct ctx c = { err, errlen, name, 0 };
+	struct stat sb;
+	void *map;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	err[0] = '\0';
+	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+			fileno(f), 0)) != MAP_FAILED) {
+		ret = load_mapped(&c, map, (size_t)sb.st_size, s, root);
+		munmap(map, (size_t)sb.st_size);
+	} else {
+		ret = load_stream(&c, f, s, root);
+	}
+	if (ret == 0 && s->n == 0)
+		ret = fail(&c, "no entries: an empty snapshot");
+	if (ret == 0)
+		ret = index_all(&c, s);
+	return ret;
+}
+
+#else /* !HAVE_JANSSON */
+
+int snapshot_load(FILE *f, const char *name, const char *root,
+		  struct snapshot *s, char *err, size_t errlen)
+{
+	(void)f;
+	(void)root;
+	memset(s, 0, sizeof(*s));
+	snprintf(err, errlen, "%s: this xstat was built without libjansson: "
+		 "it cannot read snapshots", name);
+	return -1;
+}
+
+struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
+{
+	(void)s;
+	(void)path;
+	return NULL;
+}
+
+struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino)
+{
+	(void)s;
+	(void)ino;
+	return NULL;
+}
+
+struct snap_ent *snapshot_next_ino(const struct snapshot *s,
+				   const struct snap_ent *e)
+{
+	(void)s;
+	(void)e;
+	return NULL;
+}
+#endif
+
+void snapshot_free(struct snapshot *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->ents[i]->path);
+		free(s->ents[i]);
+	}
+	free(s->ents);
+	free(s->path_heads);
+	free(s->ino_heads);
+	memset(s, 0, sizeof(*s));
+}

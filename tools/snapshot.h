@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A snapshot: what `xstat -r --json --change-token DIR` printed, read
+ * back for --changes.  The file sat on disk between runs, so it is input
+ * not to be trusted: it is parsed by libjansson, one line at a time and
+ * each line at most SNAP_LINE_MAX bytes, and every member the comparison
+ * uses is checked for its type and range.  Anything else is an error
+ * with the line number, never a guess.
+ */
+#ifndef XSTAT_TOOL_SNAPSHOT_H
+#define XSTAT_TOOL_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "xstat.h"
+
+/* The longest line: a PATH_MAX name escaped (6 bytes a byte) and in hex. */
+#define SNAP_LINE_MAX	(64 * 1024)
+
+/* What the walk found of an entry (snap_ent.flags). */
+#define SNAP_PRESENT	0x1	/* its name is there */
+#define SNAP_SAME_FILE	0x2	/* ...and holds the same file */
+#define SNAP_CLAIMED	0x4	/* the file moved: reported at its new name */
+#define SNAP_FAILED	0x8	/* an error record: no result */
+
+/*
+ * One entry: its name (bytes), and the part of its result the comparison
+ * reads - struct xstat and the change token, data version promise and
+ * filesystem ID - rebuilt in the library's layout.
+ */
+struct snap_ent {
+	char		*path;
+	uint32_t	next_path;	/* hash chains: index + 1, 0 ends */
+	uint32_t	next_ino;
+	uint32_t	flags;
+	uint32_t	len;		/* bytes of res */
+	union {
+		struct xstat	x;
+		xstat_u64	w[(sizeof(struct xstat) + 24 + 8 + 24) / 8];
+	} res;
+};
+
+struct snapshot {
+	struct snap_ent	**ents;
+	size_t		n, cap;
+	uint32_t	*path_heads;	/* buckets: index + 1, 0 empty */
+	uint32_t	*ino_heads;
+	size_t		nbuckets;
+	struct xstat_time taken;	/* the earliest walk start it records */
+	bool		have_taken;
+};
+
+/*
+ * Read the snapshot @f (named @name in messages) of the tree @root: every
+ * entry is @root or below it.  0, or -1 with a message in @err.
+ */
+int snapshot_load(FILE *f, const char *name, const char *root,
+		  struct snapshot *s, char *err, size_t errlen);
+void snapshot_free(struct snapshot *s);
+
+/* The entry named @path, or NULL. */
+struct snap_ent *snapshot_find(const struct snapshot *s, const char *path);
+
+/* The entries whose inode number is @ino: first, then snapshot_next_ino. */
+struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino);
+struct snap_ent *snapshot_next_ino(const struct snapshot *s,
+				   const struct snap_ent *e);
+
+#endif
