@@ -57,7 +57,7 @@ extern "C" {
 
 /* The release, and the one number configure.ac, pkg-config and xstat(1) use. */
 #define LIBXSTAT_VERSION_MAJOR	0
-#define LIBXSTAT_VERSION_MINOR	2
+#define LIBXSTAT_VERSION_MINOR	3
 #define LIBXSTAT_VERSION_MICRO	0
 /* True if this header is release MAJOR.MINOR.MICRO or later. */
 #define LIBXSTAT_VERSION_AT_LEAST(major, minor, micro) \
