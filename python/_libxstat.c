@@ -63,6 +63,7 @@ enum xs_kind {
 	K_U8,		/* unsigned char */
 	K_MASK,		/* the result mask, as a Request */
 	K_PROMISE,	/* unsigned long long XSTAT_PROMISE_*, as a Promise */
+	K_BYTES16,	/* unsigned char[16], as bytes */
 };
 
 /*
@@ -194,6 +195,14 @@ static const struct xs_field xs_fields[] = {
 	  XSTAT_REQUEST_DV_PROMISE,
 	  "What st_data_version promises: a libxstat.Promise "
 	  "(Request.DV_PROMISE)."),
+#ifdef XSTAT_REQUEST_FS_ID
+	E("st_fs_id", K_BYTES16, xstat_fs_id, id, XSTAT_REQUEST_FS_ID,
+	  "The filesystem's identity, 16 bytes that outlive the mount "
+	  "(Request.FS_ID): its UUID, or statfs's f_fsid."),
+	E("st_fs_id_source", K_U32, xstat_fs_id, source, XSTAT_REQUEST_FS_ID,
+	  "Where st_fs_id comes from: 1 the UUID, 2 f_fsid "
+	  "(XSTAT_FS_ID_FROM_*)."),
+#endif
 	{ "st_result_mask", offsetof(struct xstat, st_result_mask), K_MASK,
 	  0, 1, 0, "Request bits of the fields that hold values." },
 };
@@ -288,6 +297,8 @@ static PyObject *field_value(const XsResult *r, const struct xs_field *f)
 		if (request_type)
 			return PyObject_CallFunction(request_type, "K", v);
 		return PyLong_FromUnsignedLongLong(v);
+	case K_BYTES16:
+		return PyBytes_FromStringAndSize((const char *)p, 16);
 	case K_PROMISE:
 		v = *(const unsigned long long *)p;
 		if (promise_type)

@@ -36,10 +36,11 @@
 
 static char dir[256];
 
+/* b last: struct xstat ends in a flexible array (clang warns elsewhere) */
 struct snap {
-	union xstat_buffer b;
 	size_t len;
 	struct xstat_time taken;
+	union xstat_buffer b;
 };
 
 static void take(const char *path, struct snap *s)

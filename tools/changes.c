@@ -139,9 +139,19 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 	return true;
 }
 
+/* Do both results name the file by more than its inode number? */
+static bool identity_proven(const struct xstat *a, const struct xstat *b)
+{
+	return a->st_result_mask & b->st_result_mask &
+	       (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN);
+}
+
 /*
  * A kept name: moved here, if its file's name in the snapshot is gone
  * (and not already given to another new name); else new or replaced.
+ * A snapshot name that is there again, with another file, is a move's
+ * origin only where the creation time or generation proves it: else the
+ * inode number may have been reused by a new file.
  */
 static void settle(struct changes *c, struct pending *p)
 {
@@ -150,6 +160,9 @@ static void settle(struct changes *c, struct pending *p)
 
 	for (; e; e = snapshot_next_ino(&c->snap, e)) {
 		if (e->flags & (SNAP_SAME_FILE | SNAP_CLAIMED))
+			continue;
+		if ((e->flags & SNAP_PRESENT) &&
+		    !identity_proven(&e->res.x, &p->res.x))
 			continue;
 		v = compare(c, e, &p->res.x, p->len);
 		if (v < 0 || v == XSTAT_OTHER_FILE)

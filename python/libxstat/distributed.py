@@ -80,9 +80,11 @@ _Dir = _t.Tuple[bytes, int, _t.Optional[_t.Tuple[int, int]],
 class _Reader:
     """What one task found: records as lines, subdirectories, counts."""
 
-    def __init__(self, fields: int, max_depth: _t.Optional[int]) -> None:
+    def __init__(self, fields: int, max_depth: _t.Optional[int],
+                 taken: _t.Optional[int] = None) -> None:
         self.fields = fields
         self.max_depth = max_depth
+        self.taken = taken
         self.lines: _t.List[str] = []
         self.subdirs: _t.List[_t.Tuple[_Dir, int]] = []
         self.entries = 0
@@ -101,7 +103,8 @@ class _Reader:
         except OSError as e:
             self.error(path, e.errno or _errno.EIO)
             return
-        self.lines.append(_records.record(path, r, self.fields))
+        self.lines.append(_records.record(path, r, self.fields,
+                                              self.taken))
         self.entries += 1
         if r.st_mode is None or _stat.S_ISDIR(r.st_mode):
             ident = (r.st_dev, r.st_ino) if r.st_ino is not None else None
@@ -150,7 +153,8 @@ class _Reader:
             self.error(path, e.error)
             return
         r = e.xstat
-        self.lines.append(_records.record(path, r, self.fields))
+        self.lines.append(_records.record(path, r, self.fields,
+                                              self.taken))
         self.entries += 1
         if self.max_depth is not None and depth >= self.max_depth:
             return
@@ -199,12 +203,13 @@ def _write_part(out: str, name: str, lines: _t.List[str]) -> None:
 
 def _task(work: _t.Sequence[_t.Any], fields: int,
           max_depth: _t.Optional[int],
-          out: _t.Optional[str]) -> _t.Dict[str, _t.Any]:
+          out: _t.Optional[str],
+          taken: _t.Optional[int] = None) -> _t.Dict[str, _t.Any]:
     """Read the roots or directories of @work.  Returns what the client
     needs (subdirectories, counts, timing) and the records under
     "lines" unless they went to a part file in @out."""
     t0 = _time.perf_counter()
-    r = _Reader(fields, max_depth)
+    r = _Reader(fields, max_depth, taken)
     for kind, item in work:
         if kind == "root":
             r.root(item)
@@ -314,6 +319,9 @@ class _Walk:
                  progress: _t.Optional[_t.Callable[[Summary], None]]):
         self.client = client
         self.fields = int(fields)
+        # the tool's "taken" with a change token: before the first read
+        self.taken = _time.time_ns() if \
+            self.fields & int(Request.CHANGE_TOKEN) else None
         self.max_depth = max_depth
         self.out = out
         self.batch = batch
@@ -361,7 +369,7 @@ class _Walk:
     def _submit(self, work: _t.List[_t.Any], pending: _t.Any) -> None:
         key = "xstat-scan-" + _part_name(work)[5:-6]
         fut = self.client.submit(_task, work, self.fields, self.max_depth,
-                                 self.out, key=key, pure=False)
+                                 self.out, self.taken, key=key, pure=False)
         if self.out is None:
             self.record_futures.append(
                 self.client.submit(_lines, fut, key=key + "-lines"))

@@ -113,6 +113,12 @@ def _type(r: xstat_result) -> str:
     return '"' + _TYPES.get(fmt, "weird file") + '"'
 
 
+def _fs_id(r: xstat_result) -> str:
+    """The tool's "fs_id": {"id": hex, "source": "uuid" | "fsid"}."""
+    src = {1: "uuid", 2: "fsid"}.get(r.st_fs_id_source, "unknown")
+    return f'{{"id":"{r.st_fs_id.hex()}","source":"{src}"}}'
+
+
 def _dev(dev: _t.Optional[int]) -> str:
     if dev is None:
         return "null"
@@ -172,7 +178,8 @@ _EXTRA_SIZES = tuple((int(bit), size) for bit, size in (
     (Request.MNT_ID, 16), (Request.ATTRIBUTES, 16), (Request.DIOALIGN, 8),
     (Request.SUBVOL, 8), (Request.WRITE_ATOMIC, 16),
     (Request.DIO_READ_ALIGN, 8), (Request.WHY_MISSING, 8),
-    (Request.CHANGE_TOKEN, 24), (Request.DV_PROMISE, 8)))
+    (Request.CHANGE_TOKEN, 24), (Request.DV_PROMISE, 8),
+    (Request.FS_ID, 24)))
 _EXTRAS = int(Request.EXTRA)
 _WHY_MISSING = int(Request.WHY_MISSING)
 
@@ -228,6 +235,7 @@ MEMBERS: _t.Tuple[_Row, ...] = (
      lambda r, f: _num(r.st_dio_read_offset_align)),
     ("change_token", int(Request.CHANGE_TOKEN), lambda r, f: _token(r)),
     ("dv_promise", int(Request.DV_PROMISE), lambda r, f: _dv_promise(r)),
+    ("fs_id", int(Request.FS_ID), lambda r, f: _fs_id(r)),
 )
 
 
@@ -246,16 +254,20 @@ _EXTRAS_LAST = all(row[1] for row in _KEYED[_LAST_FIXED + 1:]) and \
     all(not row[1] for row in _KEYED[:_LAST_FIXED + 1])
 
 
-def record(path: bytes, r: xstat_result, fields: int) -> str:
+def record(path: bytes, r: xstat_result, fields: int,
+           taken: _t.Optional[int] = None) -> str:
     """The line (without its newline) of the file @path whose result is
-    @r, obtained with @fields."""
+    @r, obtained with @fields; @taken: the tool's "taken", the time in
+    nanoseconds before the walk began (given with a change token), or
+    None."""
+    tail = ',"taken":' + _time(taken) + "}"
     present = int(r.st_result_mask) & _EXTRAS
     if not present and _EXTRAS_LAST:
         body = "".join([key + value(r, fields) for key, _, value in _FIXED])
-        return _head(path) + body + _NO_EXTRAS + "}"
+        return _head(path) + body + _NO_EXTRAS + tail
     body = "".join([key + (value(r, fields) if not bit or present & bit
                            else "null") for key, bit, value in _KEYED])
-    return _head(path) + body + "}"
+    return _head(path) + body + tail
 
 
 def error_record(path: bytes, err: int) -> str:
