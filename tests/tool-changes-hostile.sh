@@ -26,11 +26,15 @@ echo a >"$d/a"
 echo b >"$d/sub/b"
 sleep 1.1
 "$tool" -r --json --change-token "$d" >"$tmp/good" || exit 1
-if ! "$tool" -r --changes="$tmp/good" "$d" >"$tmp/out" 2>"$tmp/err"; then
-	if grep -q 'without libjansson' "$tmp/err"; then
-		echo "SKIP: xstat was built without libjansson"
-		exit 77
-	fi
+"$tool" -r --changes="$tmp/good" "$d" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if grep -q 'without libjansson' "$tmp/err"; then
+	echo "SKIP: xstat was built without libjansson"
+	exit 77
+fi
+# Nothing changed: nothing to say (0), or only "unproven" where the
+# promises are weak (a mount hidden from /proc/self/mountinfo: TICK).
+if [ $rc -gt 1 ] || grep -v '^unproven ' "$tmp/out" | grep -q .; then
 	fail "the good snapshot: $(cat "$tmp/err") $(cat "$tmp/out")"
 fi
 

@@ -162,6 +162,13 @@ def run(extra, want_line):
         print("FAIL progress %s: %d records" % (extra, out.count(b"\n")))
         fail = 1
 
+try:
+    for fd in pty.openpty():
+        os.close(fd)
+except OSError as e:
+    # a chroot without /dev/pts: no terminal to draw on here
+    print("note: no pty (%s): the progress line is not checked" % e)
+    sys.exit(0)
 run(["-c", "%n %i %s %Y %U %G %A"], True)
 run(["--no-progress", "-c", "%n %i %s %Y %U %G %A"], False)
 sys.exit(fail)
