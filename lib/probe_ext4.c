@@ -270,7 +270,7 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st)
 {
 	struct probe_id id;
-	struct probe_dev pd;
+	struct probe_dev pd = { 0 };
 	struct xs_ext4_inode in;
 	int ret;
 
