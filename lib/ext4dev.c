@@ -120,6 +120,17 @@ static int lasting(int err)
 	return 0;
 }
 
+/* Is the node at @path now @fs's block device?  0, -ENODEV or -errno. */
+static int node_is_device(const char *path, const struct xs_ext4_fs *fs)
+{
+	struct stat sb;
+	int ret = xs_raw_fstatat(AT_FDCWD, path, &sb, 0);
+
+	if (ret)
+		return ret;
+	return is_the_device(&sb, fs->major, fs->minor) ? 0 : -ENODEV;
+}
+
 /*
  * Open the device at the cached path, once it is seen to be the device:
  * the node can have been replaced since it was learned (a FIFO or a
@@ -128,14 +139,9 @@ static int lasting(int err)
  */
 static int open_node(const union fact_words *u, const struct xs_ext4_fs *fs)
 {
-	struct stat sb;
-	int ret = xs_raw_fstatat(AT_FDCWD, u->f.path, &sb, 0);
+	int ret = node_is_device(u->f.path, fs);
 
-	if (ret)
-		return ret;
-	if (!is_the_device(&sb, fs->major, fs->minor))
-		return -ENODEV;
-	return xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
+	return ret ? ret : xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
 }
 
 /*
@@ -147,7 +153,6 @@ static __attribute__((noinline))
 int learn(struct dev_slot *s, uint32_t seq, const struct xs_ext4_fs *fs,
 	  union fact_words *u, struct xs_ext4_dev *d)
 {
-	struct stat sb;
 	int fd, ret, changed, driver = 0;
 
 	memset(u, 0, sizeof(*u));
@@ -156,9 +161,7 @@ int learn(struct dev_slot *s, uint32_t seq, const struct xs_ext4_fs *fs,
 	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
 				  sizeof(u->f.path));
 	if (!ret)
-		ret = xs_raw_fstatat(AT_FDCWD, u->f.path, &sb, 0);
-	if (!ret && !is_the_device(&sb, fs->major, fs->minor))
-		ret = -ENODEV;
+		ret = node_is_device(u->f.path, fs);
 	if (!ret)
 		driver = xs_ext4_driver(u->f.path);
 	if (driver > 0)
