@@ -1,0 +1,42 @@
+# Sourced by .ci/deps, .ci/debian and .ci/clean-machine: apt's network
+# steps, made to outlast a mirror caught mid-sync.  A mirror that is being
+# updated serves a Release file whose sizes and hashes do not match the
+# index files beside it for a minute or two ("File has unexpected size ...
+# Mirror sync in progress?"): apt-get update then exits with 100.  Retry
+# with a growing pause; if the mirror is still inconsistent, go on with
+# the lists already on disk when there are any, and say so.
+
+# Wait for, rather than fail on, another apt or dpkg that holds the lock.
+apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+
+apt_update() {
+	local try pause=15
+	for try in 1 2 3 4; do
+		apt_get update -qq && return 0
+		[ "$try" -lt 4 ] || break
+		echo "apt-get update failed (try $try of 4); again in $pause s" >&2
+		sleep "$pause"
+		pause=$((pause * 2))
+	done
+	if compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
+		echo "apt-get update: the mirror stayed inconsistent; going on" \
+			"with the package lists already here" >&2
+		return 0
+	fi
+	return 1
+}
+
+# mmdebstrap fetches its own lists from the same mirror: one more try
+# after a pause, for the same reason.  LOG gets its output; TARGET, the
+# chroot among ARGS, is removed before the second try.
+#   mmdebstrap_retry LOG TARGET ARGS...
+mmdebstrap_retry() {
+	local log=$1 target=$2
+	shift 2
+	mmdebstrap "$@" >"$log" 2>&1 && return 0
+	echo "mmdebstrap failed; again in 60 s (a mirror mid-sync?)" >&2
+	tail -n 5 "$log" >&2
+	sleep 60
+	rm -rf --one-file-system "$target"
+	mmdebstrap "$@" >"$log" 2>&1
+}
