@@ -10,13 +10,13 @@
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 
 apt_update() {
-	local try pause=15
-	for try in 1 2 3 4; do
+	local try pause=10
+	for try in 1 2 3; do
 		apt_get update -qq && return 0
-		[ "$try" -lt 4 ] || break
-		echo "apt-get update failed (try $try of 4); again in $pause s" >&2
+		[ "$try" -lt 3 ] || break
+		echo "apt-get update failed (try $try of 3); again in $pause s" >&2
 		sleep "$pause"
-		pause=$((pause * 2))
+		pause=$((pause * 3))
 	done
 	if compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
 		echo "apt-get update: the mirror stayed inconsistent; going on" \
