@@ -1,12 +1,13 @@
 #!/bin/sh
-# One change measured side by side (bench/ab-bench): this build tree's
-# library (A, and a copy of A, whose ratio to A is the run's own spread)
-# against build B, made here from the source at REV (default HEAD) with
-# PATCH applied.  B is the plain version of a piece of cleverness kept in
-# lib/ (-p bench/plain-*.patch), or the commit before one was removed
-# (-r REV).  As root, from the build tree, after 'make bench':
+# Changes measured side by side (bench/ab-bench): build A, a copy of A
+# (its ratio to A is the run's own spread) and build B, all three made
+# here the same way (CFLAGS of this build tree).  A is the source at REV
+# (default HEAD); each B is either a patch applied to A's source
+# (bench/plain-*.patch: the plain version of a piece of cleverness kept
+# in lib/) or another revision (the commit before one was removed).  As
+# root, from the build tree, after 'make bench':
 #
-#   sh bench/ab-run.sh [-r REV] [-p PATCH] [-k RUNS] [-R ROUNDS] [-L TREE]
+#   sh bench/ab-run.sh [-a REV] [-k RUNS] [-R ROUNDS] [-L TREE] B...
 #
 # Per call: a file on a loop-mounted ext4 (metadata_csum), with statx and
 # behind a seccomp filter refusing it (the fallback); per stream: a
@@ -15,25 +16,23 @@
 # /var/tmp/linux-6.1/linux-source-6.1, when there).  RUNS processes of
 # each (default 2); ROUNDS rounds a stream run (default 9).
 set -eu
-rev=HEAD
-patch=
+arev=HEAD
 runs=2
 rounds=9
 tree=/var/tmp/linux-6.1/linux-source-6.1
-while getopts r:p:k:R:L: opt; do
+while getopts a:k:R:L: opt; do
 	case $opt in
-	r) rev=$OPTARG ;;
-	p) patch=$(realpath "$OPTARG") ;;
+	a) arev=$OPTARG ;;
 	k) runs=$OPTARG ;;
 	R) rounds=$OPTARG ;;
 	L) tree=$OPTARG ;;
-	*) echo "usage: $0 [-r REV] [-p PATCH] [-k RUNS] [-R ROUNDS] [-L TREE]" >&2
+	*) echo "usage: $0 [-a REV] [-k RUNS] [-R ROUNDS] [-L TREE] B..." >&2
 	   exit 2 ;;
 	esac
 done
-ab=bench/ab-bench
-lib=lib/.libs/libxstat.so.1
-[ -x "$ab" ] && [ -f "$lib" ] || { echo "make && make bench first" >&2; exit 1; }
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-a REV] [-k RUNS] [-R ROUNDS] [-L TREE] B..." >&2; exit 2; }
+[ -x bench/ab-bench ] && [ -x bench/bulk-bench ] || { echo "make bench first" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "needs root (loop mount)" >&2; exit 1; }
 src=$(sed -n 's/^abs_top_srcdir = //p' Makefile)
 cflags=$(sed -n 's/^CFLAGS = //p' Makefile)
@@ -46,16 +45,29 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# B: REV's source, PATCH applied, built as this tree was (CFLAGS)
-mkdir "$tmp/b"
-git -C "$src" archive "$rev" | tar -xf - -C "$tmp/b"
-[ -z "$patch" ] || patch -s -d "$tmp/b" -p1 <"$patch"
-(cd "$tmp/b" && ./autogen.sh >/dev/null 2>&1 &&
- ./configure -q CFLAGS="$cflags" >/dev/null &&
- make -j2 lib/libxstat.la >/dev/null 2>&1) || { echo "building B failed" >&2; exit 1; }
-cp "$lib" "$tmp/a.so"
-cp "$lib" "$tmp/a-copy.so"
-cp "$tmp/b/lib/.libs/libxstat.so.1" "$tmp/b.so"
+# build REV [PATCH] NAME: $tmp/NAME.so
+build() {
+	mkdir "$tmp/src-$3"
+	git -C "$src" archive "$1" | tar -xf - -C "$tmp/src-$3"
+	[ -z "$2" ] || patch -s -d "$tmp/src-$3" -p1 <"$2"
+	(cd "$tmp/src-$3" && ./autogen.sh >/dev/null 2>&1 &&
+	 ./configure -q CFLAGS="$cflags" >/dev/null &&
+	 make -j2 lib/libxstat.la >/dev/null 2>&1) ||
+		{ echo "building $1 $2 failed" >&2; exit 1; }
+	cp "$tmp/src-$3/lib/.libs/libxstat.so.1" "$tmp/$3.so"
+	rm -rf "$tmp/src-$3"
+}
+build "$arev" "" a
+cp "$tmp/a.so" "$tmp/a-copy.so"
+n=0
+for b in "$@"; do
+	n=$((n + 1))
+	if [ -f "$b" ]; then
+		build "$arev" "$(realpath "$b")" "b$n"
+	else
+		build "$b" "" "b$n"
+	fi
+done
 
 truncate -s 1G "$tmp/img"
 mkfs.ext4 -q -F -N 110000 "$tmp/img"
@@ -66,17 +78,22 @@ head -c 1000 /dev/urandom >"$tmp/mnt/f"
 mkdir "$tmp/mnt/d"
 bench/bulk-bench -M 100000 "$tmp/mnt/d"
 
-ab() { "$ab" -a "$tmp/a.so" -c "$tmp/a-copy.so" -b "$tmp/b.so" "$@"; }
-echo "# A: this build tree ($(git -C "$src" describe --always --dirty 2>/dev/null))"
-echo "# B: $rev${patch:+ + $(basename "$patch")}"
+echo "# A: $arev ($(git -C "$src" rev-parse --short "$arev"))"
 echo "# $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-i=0
-while [ "$i" -lt "$runs" ]; do
-	i=$((i + 1))
-	echo "## run $i"
-	ab -r 201 -n 200 -f "$tmp/mnt/f"
-	ab -r 201 -n 200 -s -f "$tmp/mnt/f"
-	ab -r "$rounds" -t "$tmp/mnt/d"
-	[ ! -d "$tree" ] || ab -r "$rounds" -t "$tree"
+n=0
+for b in "$@"; do
+	n=$((n + 1))
+	echo "# B: $b"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		i=$((i + 1))
+		echo "## $(basename "$b"), run $i"
+		ab() { bench/ab-bench -a "$tmp/a.so" -c "$tmp/a-copy.so" \
+			-b "$tmp/b$n.so" "$@"; }
+		ab -r 201 -n 200 -f "$tmp/mnt/f"
+		ab -r 201 -n 200 -s -f "$tmp/mnt/f"
+		ab -r "$rounds" -t "$tmp/mnt/d"
+		[ ! -d "$tree" ] || ab -r "$rounds" -t "$tree"
+	done
 done
 echo "# load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
