@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * ab-bench - two builds of libxstat side by side in one process, for the
- * effect of one change: build A, a copy of A (the same code at another
- * address: its ratio to A is the run's own spread) and build B, each
- * loaded with dlopen (RTLD_LOCAL: its own caches and backend state).
+ * effect of one change: build A, a control A' (the same code, or A's
+ * source with dead code that moves its functions: bench/ab-run.sh) whose
+ * ratio to A is the run's own spread, and build B, each loaded with
+ * dlopen (RTLD_LOCAL: its own caches and backend state).
  *
  *   ab-bench -a LIB -c COPY -b LIB [-r ROUNDS] [-n CALLS] [-s] -f FILE
  *	per call: xstat() of FILE with the masks basic, +btime, +gen, +dv

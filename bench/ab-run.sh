@@ -1,10 +1,12 @@
 #!/bin/sh
-# Changes measured side by side (bench/ab-bench): build A, a copy of A
-# (its ratio to A is the run's own spread) and build B, all three made
-# here the same way (CFLAGS of this build tree).  A is the source at REV
-# (default HEAD); each B is either a patch applied to A's source
-# (bench/plain-*.patch: the plain version of a piece of cleverness kept
-# in lib/) or another revision (the commit before one was removed).  As
+# Changes measured side by side (bench/ab-bench): build A; A' (A's source
+# with bench/null-layout.patch: dead code only, which moves every later
+# function, so A'/A is what layout alone does between two builds: the
+# spread a change must exceed); and build B.  All are made here the same
+# way (this build tree's CFLAGS).  A is the source at REV (default HEAD);
+# each B is either a patch applied to A's source (bench/plain-*.patch: the
+# plain version of a piece of cleverness kept in lib/) or a revision (for
+# a piece removed: -a the commit that removed it, B its parent).  As
 # root, from the build tree, after 'make bench':
 #
 #   sh bench/ab-run.sh [-a REV] [-k RUNS] [-R ROUNDS] [-L TREE] B...
@@ -58,7 +60,7 @@ build() {
 	rm -rf "$tmp/src-$3"
 }
 build "$arev" "" a
-cp "$tmp/a.so" "$tmp/a-copy.so"
+build "$arev" "$src/bench/null-layout.patch" a-copy
 n=0
 for b in "$@"; do
 	n=$((n + 1))
