@@ -42,6 +42,7 @@
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include "bulk_dir.h"
+#include "fs.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
 #include "ret.h"
@@ -118,6 +119,7 @@ static void dir_mount(struct xstat_dir *d)
  */
 void bulk_dir_fs(struct xstat_dir *d)
 {
+	const struct xs_fs *fs;
 	struct statfs sfs;
 	struct stat sb;
 
@@ -129,13 +131,16 @@ void bulk_dir_fs(struct xstat_dir *d)
 		return;
 	d->dev_major = major(sb.st_dev);
 	d->dev_minor = minor(sb.st_dev);
+	fs = xs_fs_of((uint32_t)sfs.f_type);
+	if (!fs)
+		return;
 	/*
 	 * On a network or FUSE filesystem every statx can be a request to
 	 * the server: a read-ahead there doubles them and shares nothing.
 	 */
-	d->remote = xs_fs_remote((uint32_t)sfs.f_type);
+	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
-	d->ext4 = (uint32_t)sfs.f_type == XS_EXT4_SUPER_MAGIC;
+	d->ext4 = !!(fs->flags & XS_FS_RAW_INODES);
 	if (d->ext4) {
 		d->unasked_cmtime = unasked_times(d);
 		dir_mount(d);

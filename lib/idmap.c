@@ -36,18 +36,16 @@ struct idmap_buf {
 
 #define ID_INVALID	0xffffffffUL	/* (uid_t)-1 */
 
-/* One decimal number and the space after it; NULL if malformed. */
+/* One decimal number, after blanks; NULL if malformed or too large. */
 static const char *number(const char *s, unsigned long *v)
 {
-	const char *start;
+	uint64_t n;
 
-	while (*s == ' ')
-		s++;
-	start = s;
-	*v = 0;
-	while (*s >= '0' && *s <= '9' && s - start < 10)
-		*v = *v * 10 + (unsigned long)(*s++ - '0');
-	return s == start || *v > ID_INVALID ? NULL : s;
+	s = xs_get_u64(s, &n);
+	if (!s || n > ID_INVALID)
+		return NULL;
+	*v = (unsigned long)n;
+	return s;
 }
 
 /*

@@ -155,7 +155,7 @@ uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 /* Store @magic for @mnt_key (skipped while another thread writes). */
 void xs_fs_remember(uint64_t mnt_key, uint32_t magic);
-/* Network and FUSE filesystems: any call may be a server request. */
+/* fs.c: network and FUSE filesystems, where any call may be a server request. */
 int xs_fs_remote(uint32_t magic);
 
 /*
@@ -180,7 +180,8 @@ static inline void xs_mnt_id_store(struct xs_stat *st,
 
 /*
  * handle.c: generation from name_to_handle_at(); 0 or negative errno:
- * -EPROTO when the handle does not have the layout of @magic's filesystem
+ * -EOPNOTSUPP where @fs (fs.h) decodes no handles, -EPROTO when the
+ * handle does not have the layout of @fs
  * and -ESTALE when it names another inode (both: the magic may be stale).
  * With @mnt the same call returns the mount ID there (see below), also
  * when the generation is not had.  xs_handle_decode_gen(): the same from
@@ -190,10 +191,11 @@ struct xs_handle {
 	struct file_handle	fh;
 	unsigned char		bytes[128];	/* MAX_HANDLE_SZ */
 };
-int xs_handle_gen(const struct xs_target *t, uint32_t magic,
+struct xs_fs;
+int xs_handle_gen(const struct xs_target *t, const struct xs_fs *fs,
 		  const struct xs_stat *st, struct xs_mnt_id *mnt,
 		  uint64_t *gen);
-int xs_handle_decode_gen(const struct xs_handle *h, uint32_t magic,
+int xs_handle_decode_gen(const struct xs_handle *h, const struct xs_fs *fs,
 			 const struct xs_stat *st, uint64_t *gen);
 
 /*
@@ -299,22 +301,9 @@ int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
 			uint32_t shown_uid, uint32_t shown_gid);
 
 /*
- * Probes of other filesystems, same contract as the ext4 one: add what
- * @want asks and can be trusted, else leave it cleared; never fail.
- * @fsflags are xs_fs_magic()'s.  The XFS and btrfs probes also return
- * their ioctl's answer, 0 or -errno (0 too when none was made), for the
- * caller to judge the filesystem by (-ENOTTY: no such ioctl here).
- * probe_xfs.c: BTIME and GEN by XFS_IOC_BULKSTAT (CAP_SYS_ADMIN).
- * probe_btrfs.c: BTIME, GEN and DATA_VERSION by BTRFS_IOC_TREE_SEARCH
- * (CAP_SYS_ADMIN).  probe_xattr.c: BTIME from the NTFS-3G (FUSE) or CIFS
- * creation-time xattr, and the NT time conversion (-ERANGE if invalid).
+ * probe_xattr.c: the NT time of a creation-time xattr (-ERANGE if
+ * invalid); the probes of each filesystem are in its row (fs.h).
  */
-int xs_xfs_probe(const struct xs_target *t, uint64_t want, uint32_t fsflags,
-		 struct xs_stat *st);
-int xs_btrfs_probe(const struct xs_target *t, uint64_t want,
-		   uint32_t fsflags, struct xs_stat *st);
-void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
-		    uint32_t fsflags, struct xs_stat *st);
 int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
 /*
  * probe_fsquery.c: @query on a directory of the file's st_dev (anchor.c),
@@ -326,13 +315,12 @@ int xs_fs_query(const struct xs_target *t, const struct xs_stat *st,
 		int (*query)(int fd, uint64_t ino, void *out), void *out);
 
 /*
- * promise.c: the one table of per-filesystem facts about data versions
- * and ctimes.  xs_fs_type_mgtime(): does a mount of type @type (the
- * mount's name, "ext4") with @magic use multigrain timestamps on this
- * kernel?  xs_promise_fill(): the change token and the data version's
- * promise into @st, where @request asks; @t is the anchored target or
- * NULL (then only what is cached or needs no descriptor is looked up).
- * XS_TOKEN_NEEDS: what the token is made of, asked of the kernel with it.
+ * promise.c: the change token and the data version's promise into @st,
+ * where @request asks, from the filesystem's row (fs.h); @t is the
+ * anchored target or NULL (then only what is cached or needs no
+ * descriptor is looked up).  fs.c: xs_fs_type_mgtime(), does a mount of
+ * type @type (the mount's name, "ext4") with @magic use multigrain
+ * timestamps on this kernel?
  */
 #define XS_PROMISE_EXTRAS	(XSTAT_REQUEST_CHANGE_TOKEN | \
 				 XSTAT_REQUEST_DV_PROMISE)
