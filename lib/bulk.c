@@ -47,11 +47,8 @@
 #include "backend_statx.h"
 #include "ret.h"
 
-#define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
-#define DIR_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
-			 AT_EMPTY_PATH | SYNC_FLAGS)
 /* What an entry is looked up with: never through a final symlink. */
-#define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | SYNC_FLAGS)
+#define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | XS_SYNC_FLAGS)
 
 static void free_dir(struct xstat_dir *d)
 {
@@ -191,7 +188,7 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 	struct xstat_dir *d;
 	int ret, saved = errno;
 
-	if (flags & ~DIR_FLAGS || (flags & SYNC_FLAGS) == SYNC_FLAGS)
+	if (flags & ~XS_CALL_FLAGS || (flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
 		return xs_ret_ptr(NULL, EINVAL, saved);
 	if (!path)
 		return xs_ret_ptr(NULL, EFAULT, saved);

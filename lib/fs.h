@@ -24,7 +24,7 @@
 #define XS_FS_STATX_BTIME	0x02	/* statx gives btime where the inode has one */
 #define XS_FS_FSID_UUID		0x04	/* f_fsid is made from the fs UUID */
 #define XS_FS_RAW_INODES	0x08	/* batches read raw inodes (bulk_ext4.c) */
-#define XS_FS_DV_LOW32_COARSE	0x10	/* dv keeps 32 bits where ctime keeps seconds */
+#define XS_FS_DV_LOW32_COARSE	0x10	/* dv: 32 bits where ctime has seconds */
 
 /* struct xs_fs.btime_needs and .dv_needs: what reading the value takes. */
 #define XS_NEEDS_ROOT		0x1	/* euid 0: the block device is root's */

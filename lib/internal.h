@@ -23,6 +23,10 @@
 #define XS_CLASS3	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
 #define XS_EXTRAS	XSTAT_REQUEST__EXTRA_RESULTS
+/* The flags xstat() and xstat_opendir() take (both sync flags: EINVAL). */
+#define XS_SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
+#define XS_CALL_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
+			 AT_EMPTY_PATH | XS_SYNC_FLAGS)
 /* What supplement.c can add when the backend did not. */
 #define XS_SUPPLEMENTABLE (XS_CLASS3 | XSTAT_REQUEST_MNT_ID | \
 			   XSTAT_REQUEST_ATTRIBUTES | XSTAT_REQUEST_FS_ID)
@@ -155,7 +159,7 @@ uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags);
 void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 /* Store @magic for @mnt_key (skipped while another thread writes). */
 void xs_fs_remember(uint64_t mnt_key, uint32_t magic);
-/* fs.c: network and FUSE filesystems, where any call may be a server request. */
+/* fs.c: network and FUSE filesystems: any call may be a server request. */
 int xs_fs_remote(uint32_t magic);
 
 /*
@@ -237,14 +241,15 @@ int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
  * through a /proc proven to be procfs.  xs_fs_dir_fd(): a directory on
  * the anchored file's st_dev that is not the file (a mount or subvolume
  * root directory: itself).  Both: fd or -errno; close it if *@close_it.
- * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs.
- * xs_open_eintr(): openat() under XS_EINTR(): fd or -errno.
+ * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs;
+ * xs_fd_on_procfs(): 1 if @fd is on procfs.  xs_open_eintr(): openat() under XS_EINTR(): fd or -errno.
  */
 int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 	      int *close_it);
 int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
 		 int *close_it);
 int xs_proc_fd_dir(void);
+int xs_fd_on_procfs(int fd);
 int xs_open_eintr(int dfd, const char *path, int flags);
 int xs_same_inode(int fd, const struct xs_stat *st);
 
