@@ -33,6 +33,7 @@
 #include "anchor.h"
 #include "internal.h"
 #include "rawsys.h"
+#include "decimal.h"
 
 #define PROC_SUPER_MAGIC	0x9fa0
 #define REOPEN_FLAGS	(O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
@@ -42,43 +43,6 @@
 int xs_open_eintr(int dfd, const char *path, int flags)
 {
 	return (int)XS_EINTR(xs_neg_errno(openat(dfd, path, flags)));
-}
-
-char *xs_put_u64(char *p, uint64_t v)
-{
-	char digits[20];
-	int n = 0;
-
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = digits[--n];
-	return p;
-}
-
-char *xs_fd_name(char *p, int fd)
-{
-	*xs_put_u64(p, (uint32_t)fd) = '\0';
-	return p;
-}
-
-const char *xs_get_u64(const char *p, uint64_t *v)
-{
-	uint64_t r = 0;
-	const char *start;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	for (start = p; *p >= '0' && *p <= '9'; p++) {
-		if (r > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return NULL;
-		r = r * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == start)
-		return NULL;
-	*v = r;
-	return p;
 }
 
 static int same_sb(const struct stat *sb, const struct xs_stat *st)

@@ -46,6 +46,10 @@
 #include "bulk_uring.h"
 #include "backend_statx.h"
 #include "ret.h"
+#include "anchor.h"
+#include "fscache.h"
+#include "handle.h"
+#include "internal.h"
 
 /* What an entry is looked up with: never through a final symlink. */
 #define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | XS_SYNC_FLAGS)

@@ -12,6 +12,7 @@
 #include "bulk_uring.h"
 #include "backend_fstatat.h"
 #include "backend_statx.h"
+#include "pipeline.h"
 
 int bulk_stat_name(const struct xstat_dir *d, const char *name,
 		   uint64_t request, struct xs_stat *st)

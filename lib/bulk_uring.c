@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include "bulk_uring.h"
 #include "internal.h"
+#include "anchor.h"
 
 /* Operations handed to a ring, for the tests: no filter can count them. */
 unsigned long xs_bulk_uring_sqes;	/* atomic */

@@ -5,6 +5,7 @@
  */
 #include <sys/utsname.h>
 #include "fs.h"
+#include "decimal.h"
 
 /* Most used first: the lookup is a scan, on every call that needs a fact. */
 static const struct xs_fs *const rows[] = {

@@ -115,4 +115,30 @@ int xs_handle_ino32_gen(const struct file_handle *fh, uint64_t *ino,
 int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
 		   uint64_t want, uint32_t fsflags, struct xs_stat *st);
 
+/* Network and FUSE filesystems: any call may be a server request. */
+int xs_fs_remote(uint32_t magic);
+
+/*
+ * fs.c: does a mount of type @type (the mount's name, "ext4") with @magic
+ * use multigrain timestamps on this kernel?
+ */
+int xs_fs_type_mgtime(uint32_t magic, const char *type);
+
+/*
+ * probe_ext4.c: read the raw ext4 inode of @st from its block device and
+ * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
+ * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
+ * the file again: the data version may need one more stat of it (see
+ * dv_armed() in probe_ext4.c).
+ */
+void xs_ext4_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st);
+
+
+/*
+ * probe_xattr.c: the NT time of a creation-time xattr (-ERANGE if
+ * invalid); the probes of each filesystem are in its row (fs.h).
+ */
+int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
+
 #endif

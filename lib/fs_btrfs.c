@@ -34,6 +34,8 @@
 #include "fs.h"
 #include "fsprobe_uapi.h"
 #include "le.h"
+#include "fscache.h"
+#include "fsquery.h"
 
 #define BTRFS_SUPER_MAGIC	0x9123683E
 

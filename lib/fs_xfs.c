@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include "fs.h"
 #include "fsprobe_uapi.h"
+#include "fscache.h"
+#include "fsquery.h"
 
 #define XFS_SUPER_MAGIC	0x58465342
 

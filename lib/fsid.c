@@ -28,6 +28,9 @@
 #include <sys/statfs.h>
 #include "fs.h"
 #include "syscall.h"
+#include "anchor.h"
+#include "fscache.h"
+#include "result.h"
 
 /* <linux/fs.h> of 6.5: struct fsuuid2 and FS_IOC_GETFSUUID. */
 struct xs_fsuuid2 {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "fs.h"
 #include "syscall.h"
+#include "handle.h"
 
 _Static_assert(sizeof(((struct xs_handle *)0)->bytes) == 128,
 	       "room for MAX_HANDLE_SZ");

@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include "internal.h"
 #include "syscall.h"
+#include "decimal.h"
+#include "idmap.h"
 
 /*
  * Room for the extents of both maps: a line is at most 33 bytes, and

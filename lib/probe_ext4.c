@@ -31,6 +31,9 @@
 #include "internal.h"
 #include "rawsys.h"
 #include "backend_statx.h"
+#include "fs.h"
+#include "fscache.h"
+#include "idmap.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)

@@ -33,6 +33,8 @@
 #include "backend_statx.h"
 #include "syscall.h"
 #include "rawsys.h"
+#include "anchor.h"
+#include "decimal.h"
 
 #define NT_TICKS_PER_SEC	10000000ULL
 /* Seconds from 1601-01-01 to 1970-01-01: 369 years, 89 of them leap. */

@@ -40,6 +40,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "fs.h"
+#include "fscache.h"
+#include "result.h"
 
 #define P_EVERY		XSTAT_PROMISE_EVERY_CHANGE
 #define P_TICK		XSTAT_PROMISE_TICK

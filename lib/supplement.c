@@ -6,6 +6,10 @@
  */
 #include <errno.h>
 #include "fs.h"
+#include "attrs.h"
+#include "fscache.h"
+#include "handle.h"
+#include "result.h"
 
 /*
  * What a probe's answer says about the whole filesystem, recorded here and

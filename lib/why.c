@@ -11,6 +11,9 @@
  */
 #include <unistd.h>
 #include "fs.h"
+#include "fscache.h"
+#include "fsquery.h"
+#include "result.h"
 
 /* Does this thread lack what reading the value takes (fs.h XS_NEEDS_*)? */
 static int lacks(unsigned needs)

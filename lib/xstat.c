@@ -16,6 +16,7 @@
 #include "backend_fstatat.h"
 #include "backend_statx.h"
 #include "syscall.h"
+#include "pipeline.h"
 
 
 /* The kernel's answer, from statx or from fstatat. */

@@ -33,7 +33,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include "xstat.h"
-#include "internal.h"
+#include "fsquery.h"
 #include "testhelp.h"
 
 #define MAXF	10
