@@ -87,6 +87,17 @@ static int kernel_stat(const struct xs_target *t, uint64_t request,
 	return ret ? ret : 0;
 }
 
+int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+		   struct xs_stat *st)
+{
+	union xs_kernel_stat k;
+	int from_statx = kernel_stat(t, ask, &k);
+
+	if (from_statx >= 0)
+		record(st, request, &k, from_statx);
+	return from_statx;
+}
+
 /* Might the anchor have stopped at an automount point statx would mount? */
 static int may_automount(const struct xs_target *t,
 			 const union xs_kernel_stat *k, int from_statx)
