@@ -302,6 +302,11 @@ static int run_inspecting(void *arg)
 		failed = 1;
 	}
 	fprintf(stderr, "inspecting filter: %lu statx trapped\n", trapped);
+	/* the requests with the creation time met the filter */
+	if (!trapped) {
+		fprintf(stderr, "FAIL: the filter refused no request\n");
+		failed = 1;
+	}
 	return failed;
 }
 
