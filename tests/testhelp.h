@@ -194,6 +194,8 @@ int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec);
  * and its children, as container seccomp profiles do.  th_block_statx()
  * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
  * some sandboxes do.  Returns 0, or -1 if seccomp is unavailable.
+ * th_block_statx() then makes one statx itself and exits 1 if the filter
+ * did not answer it as asked.
  */
 int th_block_syscall(int nr, int err);
 int th_block_statx(int err);
