@@ -14,7 +14,11 @@ static const struct xs_fs *const rows[] = {
 	&xs_fs_ncp, &xs_fs_coda, &xs_fs_afs, &xs_fs_ceph,
 };
 
-/* Any other filesystem: statx's answer only, no promise beyond a tick. */
+/*
+ * Any other filesystem: statx's answer only, no promise beyond a tick, no
+ * handle decoded (overlayfs among them: its handles wrap the layer's in
+ * its own encoding, and its mount type has no multigrain timestamps).
+ */
 static const struct xs_fs fs_default = {
 	.name = "other",
 };
