@@ -17,7 +17,7 @@ static const struct xs_fs *const rows[] = {
 /*
  * Any other filesystem: statx's answer only, no promise beyond a tick, no
  * handle decoded (overlayfs among them: its handles wrap the layer's in
- * its own encoding, and its mount type has no multigrain timestamps).
+ * its own encoding).
  */
 static const struct xs_fs fs_default = {
 	.name = "other",
