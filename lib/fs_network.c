@@ -26,18 +26,10 @@ const struct xs_fs xs_fs_coda = REMOTE(CODA_SUPER_MAGIC, "coda");
 const struct xs_fs xs_fs_afs = REMOTE(AFS_SUPER_MAGIC, "afs");
 const struct xs_fs xs_fs_ceph = REMOTE(CEPH_SUPER_MAGIC, "ceph");
 
-const struct xs_fs xs_fs_cifs = {
-	.magic		= CIFS_SUPER_MAGIC,
-	.name		= "cifs",
-	.flags		= XS_FS_REMOTE,
-	.btime_xattr	= "user.cifs.creationtime",
-	.probe		= xs_xattr_probe,
-};
+/* The CIFS/SMB3 client names both of its types' creation time alike. */
+#define CIFS(m, n)	{ .magic = (m), .name = (n), .flags = XS_FS_REMOTE, \
+			  .btime_xattr = "user.cifs.creationtime", \
+			  .probe = xs_xattr_probe }
 
-const struct xs_fs xs_fs_smb2 = {
-	.magic		= SMB2_SUPER_MAGIC,
-	.name		= "smb2",
-	.flags		= XS_FS_REMOTE,
-	.btime_xattr	= "user.cifs.creationtime",
-	.probe		= xs_xattr_probe,
-};
+const struct xs_fs xs_fs_cifs = CIFS(CIFS_SUPER_MAGIC, "cifs");
+const struct xs_fs xs_fs_smb2 = CIFS(SMB2_SUPER_MAGIC, "smb2");
