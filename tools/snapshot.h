@@ -2,7 +2,7 @@
 /*
  * A snapshot: what `xstat -r --json --change-token DIR` printed, read
  * back for --changes.  The file sat on disk between runs, so it is input
- * not to be trusted: it is parsed by libjansson, one line at a time and
+ * not to be trusted: it is parsed by simdjson, one line at a time and
  * each line at most SNAP_LINE_MAX bytes, and every member the comparison
  * uses is checked for its type and range.  Anything else is an error
  * with the line number, never a guess.
