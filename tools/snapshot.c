@@ -56,7 +56,11 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%lu: %s", c->name, c->line, msg);
+	if (c->name)
+		snprintf(c->err, c->errlen, "%s:%lu: %s", c->name, c->line,
+			 msg);
+	else	/* a part of the file: its line number is added later */
+		snprintf(c->err, c->errlen, "%s", msg);
 	return -1;
 }
 
@@ -113,7 +117,8 @@ static const struct jt_node *get(const struct jt_node *o, const char *key)
 	if (!o || o->type != JT_OBJECT)
 		return NULL;
 	for (m = o + 1, i = 0; i < o->len; i++, m += m->next)
-		if (m->keylen == n && !memcmp(m->key, key, n))
+		if (m->keylen == n && m->key[0] == key[0] &&
+		    !memcmp(m->key, key, n))
 			return m;
 	return NULL;
 }
@@ -254,32 +259,61 @@ static int get_hex(const struct jt_node *v, unsigned char *out, size_t n,
 	return 0;
 }
 
-/* The name: "path_bytes" (the exact bytes) when not null, else "path". */
-static char *get_path(const struct jt_node *o)
+/* @size bytes from @s's chunks, aligned for a struct snap_ent, or NULL. */
+static void *snap_alloc(struct snapshot *s, size_t size)
+{
+	struct snap_chunk *c = s->chunks;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (size > SNAP_CHUNK)
+		return NULL;
+	if (!c || SNAP_CHUNK - c->used < size) {
+		c = malloc(sizeof(*c) + SNAP_CHUNK);
+		if (!c)
+			return NULL;
+		c->next = s->chunks;
+		c->used = 0;
+		s->chunks = c;
+	}
+	p = c->mem + c->used;
+	c->used += size;
+	return p;
+}
+
+/*
+ * A new entry with its name: "path_bytes" (the exact bytes) when not
+ * null, else "path".  NULL with the reason in *@why.
+ */
+static struct snap_ent *new_entry(struct snapshot *s,
+				  const struct jt_node *o, const char **why)
 {
 	const struct jt_node *p = get(o, "path");
 	const struct jt_node *b = get(o, "path_bytes");
-	unsigned char *out;
+	struct snap_ent *e;
 	size_t n;
 
+	*why = "bad or missing \"path\"";
 	if (!is_type(p, JT_STRING) ||
 	    (!is_type(b, JT_NULL) && !is_type(b, JT_STRING)))
 		return NULL;
-	if (is_type(b, JT_NULL)) {
-		/* \u0000 is valid JSON, but no name holds a NUL */
-		if (!p->len || memchr(p->str, '\0', p->len))
-			return NULL;
-		return strndup(p->str, p->len);
-	}
-	n = b->len / 2;
-	if (!n || !(out = malloc(n + 1)))
+	n = is_type(b, JT_NULL) ? p->len : b->len / 2;
+	/* \u0000 is valid JSON, but no name holds a NUL */
+	if (!n || (is_type(b, JT_NULL) && memchr(p->str, '\0', n)))
 		return NULL;
-	if (get_hex(b, out, 0, NULL)) {
-		free(out);
+	e = snap_alloc(s, sizeof(*e) + n + 1);
+	if (!e) {
+		*why = "out of memory";
 		return NULL;
 	}
-	out[n] = '\0';
-	return (char *)out;
+	memset(e, 0, sizeof(*e));
+	e->path = (char *)(e + 1);
+	if (is_type(b, JT_NULL))
+		memcpy(e->path, p->str, n);
+	else if (get_hex(b, (unsigned char *)e->path, 0, NULL))
+		return NULL;
+	e->path[n] = '\0';
+	return e;
 }
 
 /* A field that must be there (its bit set) or is ignored. */
@@ -517,9 +551,9 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 		     const struct jt_node *o, const char *root)
 {
 	const struct jt_node *schema = get(o, "schema"), *taken;
-	struct snap_ent *e;
+	struct snap_ent *e, **ents;
 	struct xstat_time t;
-	char *path;
+	const char *why;
 
 	if (!is_integer(schema) ||
 	    (schema->type == JT_INT && schema->v.i < 1))
@@ -529,35 +563,21 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 			    schema->type == JT_UINT ?
 			    (unsigned long long)schema->v.u :
 			    (unsigned long long)schema->v.i, JSON_SCHEMA);
-	path = get_path(o);
-	if (!path)
-		return fail(c, "bad or missing \"path\"");
-	if (!under(path, root)) {
-		fail(c, "%s is not under %s: a snapshot of another tree",
-		     path, root);
-		free(path);
-		return -1;
-	}
-	if (s->n >= UINT32_MAX - 1) {
-		free(path);
+	if (s->n >= UINT32_MAX - 1)
 		return fail(c, "too many entries");
-	}
-	e = calloc(1, sizeof(*e));
-	if (!e) {
-		free(path);
-		return fail(c, "out of memory");
-	}
-	e->path = path;
+	e = new_entry(s, o, &why);
+	if (!e)
+		return fail(c, "%s", why);
+	if (!under(e->path, root))
+		return fail(c, "%s is not under %s: a snapshot of another tree",
+			    e->path, root);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 1024;
-		struct snap_ent **n = realloc(s->ents, cap * sizeof(*n));
 
-		if (!n) {
-			free(path);
-			free(e);
+		ents = realloc(s->ents, cap * sizeof(*ents));
+		if (!ents)
 			return fail(c, "out of memory");
-		}
-		s->ents = n;
+		s->ents = ents;
 		s->cap = cap;
 	}
 	s->ents[s->n++] = e;
@@ -620,19 +640,20 @@ static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
 
 /*
  * A regular file is mapped and its lines parsed by a few threads, each a
- * run of whole lines into a snapshot of its own, joined in file order:
- * the parse is most of --changes' time (bench/RESULTS.md).  The lines are
- * found (and their length checked) first, so that every thread knows its
- * first line's number.
+ * run of whole lines into a snapshot of its own, joined in file order.
+ * The runs are cut at the first line starting after an equal share of
+ * the bytes; each thread counts its own lines, and an error's line
+ * number is known once the runs before it are counted.
  */
 #define PARSERS_MAX	4
+#define PART_MIN	(1024 * 1024)	/* smaller files: one thread */
 
 struct part {
 	struct snapshot	s;
-	struct ctx	c;
+	struct ctx	c;		/* .line: lines of this part read */
 	char		err[512];
 	const char	*p, *end, *root;
-	unsigned long	line0;
+	bool		last;		/* its end is the file's */
 	int		ret;
 };
 
@@ -641,7 +662,6 @@ static void *parse_part(void *arg)
 	struct part *t = arg;
 	const char *p = t->p, *nl;
 
-	t->c.line = t->line0;
 	t->c.tree = jt_new(SNAP_LINE_MAX, SNAP_DEPTH_MAX);
 	if (!t->c.tree) {
 		t->ret = fail(&t->c, "out of memory");
@@ -650,6 +670,17 @@ static void *parse_part(void *arg)
 	while (p < t->end) {
 		nl = memchr(p, '\n', (size_t)(t->end - p));
 		t->c.line++;
+		if (!nl) {
+			/* only the last part can end without a newline */
+			t->ret = fail(&t->c, "last line cut short (no "
+				      "newline): a truncated snapshot");
+			break;
+		}
+		if (nl - p > SNAP_LINE_MAX) {
+			t->ret = fail(&t->c, "line longer than %d bytes",
+				      SNAP_LINE_MAX);
+			break;
+		}
 		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), t->root);
 		if (t->ret)
 			break;
@@ -659,9 +690,10 @@ static void *parse_part(void *arg)
 	return NULL;
 }
 
-/* Join the parts' entries, in order, into @s. */
+/* Join the parts' entries and their memory, in order, into @s. */
 static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 {
+	struct snap_chunk **tail = &s->chunks;
 	size_t total = 0, k = 0;
 	int i;
 
@@ -683,6 +715,10 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 			s->taken = q->taken;
 			s->have_taken = true;
 		}
+		*tail = q->chunks;
+		while (*tail)
+			tail = &(*tail)->next;
+		q->chunks = NULL;
 		free(q->ents);
 		q->ents = NULL;
 		q->n = 0;
@@ -697,41 +733,30 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 	struct part parts[PARSERS_MAX];
 	pthread_t tid[PARSERS_MAX];
 	bool started[PARSERS_MAX];
-	const char *p = map, *end = map + size, *nl;
-	unsigned long lines = 0, cut_line[PARSERS_MAX];
-	const char *cut[PARSERS_MAX];
+	const char *end = map + size, *cut = map, *from, *nl;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = cpus < 1 ? 1 : cpus > PARSERS_MAX ? PARSERS_MAX : (int)cpus;
-	int i, k = 1, ret = 0;
+	unsigned long lines = 0;
+	int i, ret = 0;
 
-	cut[0] = map;
-	cut_line[0] = 0;
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		c->line = lines + 1;
-		if (!nl)
-			return fail(c, "last line cut short (no newline): "
-				    "a truncated snapshot");
-		if (nl - p > SNAP_LINE_MAX)
-			return fail(c, "line longer than %d bytes",
-				    SNAP_LINE_MAX);
-		lines++;
-		p = nl + 1;
-		if (k < n && p < end && (size_t)(p - map) >= size * k / n) {
-			cut[k] = p;
-			cut_line[k++] = lines;
-		}
-	}
-	n = k;
+	if (size < PART_MIN)
+		n = 1;
 	for (i = 0; i < n; i++) {
 		memset(&parts[i], 0, sizeof(parts[i]));
 		parts[i].c = *c;
+		parts[i].c.name = NULL;
+		parts[i].c.line = 0;
 		parts[i].c.err = parts[i].err;
 		parts[i].c.errlen = sizeof(parts[i].err);
-		parts[i].p = cut[i];
-		parts[i].end = i + 1 < n ? cut[i + 1] : end;
-		parts[i].line0 = cut_line[i];
 		parts[i].root = root;
+		parts[i].p = cut;
+		from = map + size / n * (i + 1);
+		if (from < cut)
+			from = cut;
+		nl = i + 1 < n ? memchr(from, '\n', (size_t)(end - from))
+			       : NULL;
+		cut = nl ? nl + 1 : end;
+		parts[i].end = cut;
 	}
 	for (i = 1; i < n; i++) {
 		started[i] = !pthread_create(&tid[i], NULL, parse_part,
@@ -746,11 +771,15 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 		else
 			parse_part(&parts[i]);
 	}
-	for (i = 0; i < n && !ret; i++)
+	/* The first error in the file; the parts before it were whole. */
+	for (i = 0; i < n && !ret; i++) {
 		if (parts[i].ret) {
-			snprintf(c->err, c->errlen, "%s", parts[i].err);
+			snprintf(c->err, c->errlen, "%s:%lu: %s", c->name,
+				 lines + parts[i].c.line, parts[i].err);
 			ret = -1;
 		}
+		lines += parts[i].c.line;
+	}
 	if (!ret)
 		ret = join(c, parts, n, s);
 	for (i = 0; i < n; i++)
@@ -822,11 +851,11 @@ struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 
 void snapshot_free(struct snapshot *s)
 {
-	size_t i;
+	struct snap_chunk *c;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->ents[i]->path);
-		free(s->ents[i]);
+	while ((c = s->chunks)) {
+		s->chunks = c->next;
+		free(c);
 	}
 	free(s->ents);
 	free(s->path_heads);

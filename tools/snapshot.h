@@ -42,7 +42,17 @@ struct snap_ent {
 	} res;
 };
 
+/* The entries and their names are cut from chunks of SNAP_CHUNK bytes. */
+#define SNAP_CHUNK	(1024 * 1024)
+
+struct snap_chunk {
+	struct snap_chunk	*next;
+	size_t			used;
+	char			mem[];
+};
+
 struct snapshot {
+	struct snap_chunk *chunks;	/* the newest first */
 	struct snap_ent	**ents;
 	size_t		n, cap;
 	uint32_t	*path_heads;	/* buckets: index + 1, 0 empty */
