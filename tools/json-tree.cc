@@ -83,7 +83,9 @@ static bool add_children(jt_tree *t, size_t at, dom::element e)
 	uint32_t n = 0, prev = 0, first = 0;
 
 	if (t->nodes[at].type == JT_OBJECT) {
-		for (dom::key_value_pair m : dom::object(e)) {
+		dom::object o = e.get_object().value_unsafe();
+
+		for (dom::key_value_pair m : o) {
 			uint32_t i = (uint32_t)t->nodes.size();
 
 			if (!add(t, m.value, m.key))
@@ -100,7 +102,9 @@ static bool add_children(jt_tree *t, size_t at, dom::element e)
 			return false;
 		}
 	} else {
-		for (dom::element x : dom::array(e)) {
+		dom::array a = e.get_array().value_unsafe();
+
+		for (dom::element x : a) {
 			uint32_t i = (uint32_t)t->nodes.size();
 
 			if (!add(t, x, std::string_view()))
@@ -132,26 +136,27 @@ static bool add(jt_tree *t, dom::element e, std::string_view key)
 	case dom::element_type::ARRAY:
 		n.type = JT_ARRAY;
 		break;
+	/* the type is known: its value cannot be an error */
 	case dom::element_type::INT64:
 		n.type = JT_INT;
-		n.v.i = int64_t(e);
+		n.v.i = e.get_int64().value_unsafe();
 		break;
 	case dom::element_type::UINT64:
 		n.type = JT_UINT;
-		n.v.u = uint64_t(e);
+		n.v.u = e.get_uint64().value_unsafe();
 		break;
 	case dom::element_type::DOUBLE:
 		n.type = JT_REAL;
-		n.v.d = double(e);
+		n.v.d = e.get_double().value_unsafe();
 		break;
 	case dom::element_type::STRING:
-		s = std::string_view(e);
+		s = e.get_string().value_unsafe();
 		n.type = JT_STRING;
 		n.str = s.data();
 		n.len = (uint32_t)s.size();
 		break;
 	case dom::element_type::BOOL:
-		n.type = bool(e) ? JT_TRUE : JT_FALSE;
+		n.type = e.get_bool().value_unsafe() ? JT_TRUE : JT_FALSE;
 		break;
 	default:
 		n.type = JT_NULL;
