@@ -301,7 +301,6 @@ static void *load(void *arg)
 	c->ready = ok;
 	c->bad = !ok;
 	pthread_mutex_unlock(&c->lock);
-	quote_release();	/* this thread's quoting buffers */
 	return NULL;
 }
 
