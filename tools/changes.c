@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * --changes (changes.h).  The snapshot is read by a thread of its own
- * while the walk begins (the walk waits on system calls, the parse on
- * the CPU); the entries the walk finds before the snapshot is ready are
- * kept, and compared once it is.  The walk's entries are compared as
- * they come, under one lock (the walk's workers print concurrently): a name that
+ * --changes (changes.h).  The walk's entries are compared as they come,
+ * under one lock (the walk's workers print concurrently): a name that
  * still holds the same file gets xstat_compare(3)'s verdict at once.  A
  * name that is new or holds another file is kept until the walk ends,
  * because only then is it known whether its file left another name
@@ -14,9 +11,7 @@
  * Memory: per snapshot entry, struct snap_ent (232 bytes on x86-64) and
  * its name in the snapshot's chunks, a pointer (8) and the heads of two
  * hash tables of 2-4 buckets an entry (16-32): 260-280 bytes and the
- * name.  Besides: the new names of this walk, each with its result, and
- * the entries walked while the snapshot was still being read (about 300
- * bytes each, freed as soon as it is read).
+ * name.  Besides: the new names of this walk, each with its result.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,30 +33,13 @@ struct pending {
 	union xstat_buffer res;
 };
 
-/* An entry walked before the snapshot was ready. */
-struct early {
-	struct early	*next;
-	ssize_t		ret;
-	size_t		len;
-	char		*path;
-	xstat_u64	res[];		/* @len bytes of the result */
-};
-
 struct changes {
 	struct snapshot	snap;
 	pthread_mutex_t	lock;
 	struct pending	*pending;
-	struct early	*early, **early_tail;
 	bool		json;
 	bool		reported;
 	bool		trouble;
-	/* the snapshot's reader */
-	const char	*snap_name;
-	const char	*root;
-	const struct walk_opts *w;
-	FILE		*f;
-	bool		ready;		/* read, and of this tree */
-	bool		bad;		/* not: said on stderr */
 };
 
 static const char *const verdict_name[] = {
@@ -152,63 +130,14 @@ static void entry(struct changes *c, const struct file_result *r)
 	keep(c, r, e != NULL);
 }
 
-/* Keep @r until the snapshot is ready. */
-static void keep_early(struct changes *c, const struct file_result *r)
-{
-	size_t len = r->ret < 0 ? 0 : r->buflen < sizeof(union xstat_buffer) ?
-		     r->buflen : sizeof(union xstat_buffer);
-	struct early *e = malloc(sizeof(*e) + (len + 7) / 8 * 8);
-
-	if (!e || !(e->path = strdup(r->name))) {
-		free(e);
-		c->trouble = true;
-		warn_msg(ENOMEM, "--changes");
-		return;
-	}
-	e->next = NULL;
-	e->ret = r->ret;
-	e->len = len;
-	memcpy(e->res, r->x, len);
-	*c->early_tail = e;
-	c->early_tail = &e->next;
-}
-
-/* Compare the entries kept while the snapshot was read. */
-static void drain_early(struct changes *c)
-{
-	struct early *e;
-
-	while ((e = c->early)) {
-		struct file_result r = {
-			.name = e->path, .dfd = AT_FDCWD, .path = e->path,
-			.ret = e->ret, .x = (const struct xstat *)e->res,
-			.buflen = e->len,
-		};
-
-		c->early = e->next;
-		entry(c, &r);
-		free(e->path);
-		free(e);
-	}
-	c->early_tail = &c->early;
-}
-
 static bool print_hook(const struct file_result *r, const void *ctx)
 {
 	struct changes *c = (struct changes *)ctx;
-	bool ok = true;
 
 	pthread_mutex_lock(&c->lock);
-	if (c->bad) {
-		ok = false;	/* ends the walk: no verdict will be given */
-	} else if (!c->ready) {
-		keep_early(c, r);
-	} else {
-		drain_early(c);
-		entry(c, r);
-	}
+	entry(c, r);
 	pthread_mutex_unlock(&c->lock);
-	return ok;
+	return true;
 }
 
 /* Do both results name the file by more than its inode number? */
@@ -278,73 +207,45 @@ static bool same_root(const struct snap_ent *r, const char *root,
 	return v >= 0 && v != XSTAT_OTHER_FILE;
 }
 
-/* Read the snapshot and check it is of this tree: c->ready or c->bad. */
-static void *load(void *arg)
-{
-	struct changes *c = arg;
-	struct snap_ent *r;
-	char err[512];
-	bool ok = false;
-
-	if (snapshot_load(c->f, c->snap_name, c->root, &c->snap, err,
-			  sizeof(err))) {
-		warn_msg(0, "%s", err);
-	} else if (!(r = snapshot_find(&c->snap, c->root)) ||
-		   (r->flags & SNAP_FAILED)) {
-		warn_msg(0, "%s has no entry for %s: a snapshot of another "
-			 "tree", quoteaf(c->snap_name),
-			 quote_n(1, c->root, QS_SHELL_ESCAPE));
-	} else {
-		ok = same_root(r, c->root, c->w);
-	}
-	pthread_mutex_lock(&c->lock);
-	c->ready = ok;
-	c->bad = !ok;
-	pthread_mutex_unlock(&c->lock);
-	return NULL;
-}
-
 int changes_run(const char *snap, const char *root, struct walk_opts *w,
 		bool json)
 {
-	struct changes c = { .json = json, .snap_name = snap, .root = root,
-			     .w = w };
+	struct changes c = { .json = json };
 	struct snap_ent *r;
 	struct pending *p;
-	struct early *e;
-	pthread_t tid;
-	bool ok, threaded;
+	char err[512];
+	bool ok;
+	FILE *f;
 	size_t i;
 
-	c.early_tail = &c.early;
-	c.f = fopen(snap, "re");
-	if (!c.f) {
+	f = fopen(snap, "re");
+	if (!f) {
 		warn_msg(errno, "cannot open %s", quoteaf(snap));
+		return 2;
+	}
+	if (snapshot_load(f, snap, root, &c.snap, err, sizeof(err))) {
+		fclose(f);
+		snapshot_free(&c.snap);
+		warn_msg(0, "%s", err);
+		return 2;
+	}
+	fclose(f);
+	r = snapshot_find(&c.snap, root);
+	if (!r || (r->flags & SNAP_FAILED)) {
+		warn_msg(0, "%s has no entry for %s: a snapshot of another "
+			 "tree", quoteaf(snap), quote_n(1, root, QS_SHELL_ESCAPE));
+		snapshot_free(&c.snap);
+		return 2;
+	}
+	if (!same_root(r, root, w)) {
+		snapshot_free(&c.snap);
 		return 2;
 	}
 	pthread_mutex_init(&c.lock, NULL);
 	w->print = print_hook;
 	w->ctx = &c;
 	w->error_records = true;
-	w->print_fatal = true;
-	threaded = !pthread_create(&tid, NULL, load, &c);
-	if (!threaded)
-		load(&c);	/* then walk */
 	ok = walk_tree(root, w);
-	if (threaded)
-		pthread_join(tid, NULL);
-	fclose(c.f);
-	if (c.bad) {
-		while ((e = c.early)) {
-			c.early = e->next;
-			free(e->path);
-			free(e);
-		}
-		pthread_mutex_destroy(&c.lock);
-		snapshot_free(&c.snap);
-		return 2;
-	}
-	drain_early(&c);
 	while ((p = c.pending)) {
 		c.pending = p->next;
 		if (!c.trouble)

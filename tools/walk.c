@@ -86,8 +86,6 @@ static void emit(struct walk *w, const struct file_result *r,
 		progress_add(w->progress, 0, 0, 1);
 	} else if (!o->print(r, o->ctx)) {
 		atomic_store(&w->failed, true);
-		if (o->print_fatal)
-			atomic_store(&w->stop, true);
 	}
 	if (ferror(stdout))
 		atomic_store(&w->stop, true);

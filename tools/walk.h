@@ -24,7 +24,6 @@ struct walk_opts {
 	bool progress;		/* a progress line on stderr */
 	/* Print one entry; false if something could not be printed. */
 	bool (*print)(const struct file_result *r, const void *ctx);
-	bool print_fatal;	/* print's false ends the walk */
 	const void *ctx;
 };
 
