@@ -17,9 +17,9 @@ names to read again, and counts:
 
 xstat's verdicts are scored twice: re-reading "metadata" entries too
 (careful) and skipping them (the restic --ignore-ctime choice, made per
-file instead of for every file).  With --timing N, also times the walk
-that makes a snapshot of N files against `--changes` on it, hot cache,
-interleaved rounds, median ratio.
+file instead of for every file).  With --timing N, also runs
+bench/changes-time.py on a tree of N files: the walk that writes a
+snapshot against `--changes` on it, hot cache, interleaved rounds.
 
   bench/changes-bench.py [--files 10000] [--dir DIR] [--timing 100000]
 """
@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -281,32 +280,14 @@ def run(base, a):
 
 
 def timing(base, files):
-    root = os.path.join(base, "big")
-    os.mkdir(root)
-    make_tree(root, files)
-    time.sleep(1.1)
-    snap = os.path.join(base, "big.snap")
-    walk = [TOOL, "-r", "--json", "--change-token", root]
-    with open(snap, "wb") as f:
-        subprocess.run(walk, stdout=f, check=True)
-    cmp = [TOOL, "-r", "--changes=" + snap, root]
-    ratios, tw, tc = [], [], []
-    for _ in range(7):
-        t0 = time.perf_counter()
-        subprocess.run(walk, stdout=subprocess.DEVNULL, check=True)
-        t1 = time.perf_counter()
-        subprocess.run(cmp, stdout=subprocess.DEVNULL)
-        t2 = time.perf_counter()
-        tw.append(t1 - t0)
-        tc.append(t2 - t1)
-        ratios.append((t2 - t1) / (t1 - t0))
+    """bench/changes-time.py on a tree of @files files: the walk that
+    writes a snapshot against --changes on it, interleaved rounds."""
+    here = os.path.dirname(os.path.abspath(__file__))
     print()
-    print("timing, %d entries, hot cache, 7 interleaved rounds (median): "
-          "snapshot walk %.2f s, --changes %.2f s, ratio %.2f "
-          "(snapshot %.1f MB)" % (files, statistics.median(tw),
-                                  statistics.median(tc),
-                                  statistics.median(ratios),
-                                  os.path.getsize(snap) / 1e6))
+    subprocess.run([sys.executable, os.path.join(here, "changes-time.py"),
+                    "--files", str(files), "--rounds", "7",
+                    "--keep", os.path.join(base, "timing"),
+                    "--tool", TOOL], check=True)
 
 
 if __name__ == "__main__":

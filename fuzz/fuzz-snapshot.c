@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libFuzzer target over what --changes trusts least: the snapshot reader
- * (tools/snapshot.c, libjansson underneath) and xstat_compare() on the
+ * (tools/snapshot.c, simdjson underneath) and xstat_compare() on the
  * results it rebuilds.  The input is a snapshot file of the tree "/t".
  * Every entry read must be found again by its name and its inode number,
  * and every pair of the first entries must get a verdict 0-4 or -1 with

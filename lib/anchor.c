@@ -33,52 +33,16 @@
 #include "anchor.h"
 #include "internal.h"
 #include "rawsys.h"
+#include "decimal.h"
 
-#define XS_PROC_SUPER_MAGIC	0x9fa0
+#define PROC_SUPER_MAGIC	0x9fa0
 #define REOPEN_FLAGS	(O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-#define DIR_FLAGS	(REOPEN_FLAGS | O_DIRECTORY)
+#define DIR_REOPEN_FLAGS	(REOPEN_FLAGS | O_DIRECTORY)
 #define ANCHOR_FLAGS	(O_PATH | O_CLOEXEC)
 
 int xs_open_eintr(int dfd, const char *path, int flags)
 {
 	return (int)XS_EINTR(xs_neg_errno(openat(dfd, path, flags)));
-}
-
-char *xs_put_u64(char *p, uint64_t v)
-{
-	char digits[20];
-	int n = 0;
-
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = digits[--n];
-	return p;
-}
-
-char *xs_fd_name(char *p, int fd)
-{
-	*xs_put_u64(p, (uint32_t)fd) = '\0';
-	return p;
-}
-
-const char *xs_get_u64(const char *p, uint64_t *v)
-{
-	uint64_t r = 0;
-	const char *start;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	for (start = p; *p >= '0' && *p <= '9'; p++) {
-		if (r > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return NULL;
-		r = r * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == start)
-		return NULL;
-	*v = r;
-	return p;
 }
 
 static int same_sb(const struct stat *sb, const struct xs_stat *st)
@@ -189,16 +153,22 @@ void xs_anchor_close(struct xs_anchor *a)
  * chroot or a mount namespace planted.  Checked on every use: a process
  * may chroot or change namespace between two calls.
  */
-int xs_proc_fd_dir(void)
+int xs_fd_on_procfs(int fd)
 {
 	struct statfs sfs;
+
+	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+}
+
+int xs_proc_fd_dir(void)
+{
 	int dir;
 
 	dir = xs_open_eintr(AT_FDCWD, "/proc/self/fd",
 			    O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return dir;
-	if (fstatfs(dir, &sfs) || sfs.f_type != XS_PROC_SUPER_MAGIC) {
+	if (!xs_fd_on_procfs(dir)) {
 		close(dir);
 		return -ENOENT;
 	}
@@ -243,7 +213,7 @@ int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 	if (st->attributes & XSTAT_ATTR_AUTOMOUNT)
 		return -EOPNOTSUPP;
 	if (S_ISDIR(st->mode))
-		fd = xs_open_eintr(t->dfd, ".", DIR_FLAGS);
+		fd = xs_open_eintr(t->dfd, ".", DIR_REOPEN_FLAGS);
 	else
 		fd = reopen_regular(t, st);
 	if (fd < 0)
@@ -260,7 +230,7 @@ int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 static int dir_on_dev(int dfd, const char *path, const struct xs_stat *st)
 {
 	struct stat sb;
-	int fd = xs_open_eintr(dfd, path, DIR_FLAGS);
+	int fd = xs_open_eintr(dfd, path, DIR_REOPEN_FLAGS);
 
 	if (fd < 0)
 		return fd;

@@ -33,4 +33,24 @@ int xs_anchor_open(const struct xs_target *t, struct xs_anchor *a);
 int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a);
 void xs_anchor_close(struct xs_anchor *a);
 
+/*
+ * anchor.c: descriptors opened on a file's behalf, all from an anchored
+ * @t (else -EBADF).  xs_reopen(): a real descriptor of the anchored inode
+ * itself, only for a regular file or directory (-EOPNOTSUPP otherwise),
+ * through a /proc proven to be procfs.  xs_fs_dir_fd(): a directory on
+ * the anchored file's st_dev that is not the file (a mount or subvolume
+ * root directory: itself).  Both: fd or -errno; close it if *@close_it.
+ * xs_proc_fd_dir(): O_PATH fd of /proc/self/fd if it is procfs;
+ * xs_fd_on_procfs(): 1 if @fd is on procfs.  xs_open_eintr(): openat()
+ * under XS_EINTR(): fd or -errno.
+ */
+int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
+	      int *close_it);
+int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
+		 int *close_it);
+int xs_proc_fd_dir(void);
+int xs_fd_on_procfs(int fd);
+int xs_open_eintr(int dfd, const char *path, int flags);
+int xs_same_inode(int fd, const struct xs_stat *st);
+
 #endif /* LIBXSTAT_ANCHOR_H */

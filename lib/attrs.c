@@ -19,6 +19,9 @@
 #include <sys/syscall.h>
 #include "internal.h"
 #include "syscall.h"
+#include "anchor.h"
+#include "attrs.h"
+#include "decimal.h"
 
 /* file_getattr(2): the same number on every architecture. */
 #define XS_NR_file_getattr	468

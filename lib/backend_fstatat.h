@@ -22,4 +22,10 @@ static inline int xs_fstatat(const struct xs_target *t, struct stat *sb)
 			      (int)(t->flags & XS_LOOKUP_FLAGS));
 }
 
+/*
+ * backend_fstatat.c (the fstatat call inline in backend_fstatat.h): the
+ * record.
+ */
+void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb);
+
 #endif /* LIBXSTAT_BACKEND_FSTATAT_H */

@@ -70,7 +70,7 @@ enum xs_backend xs_backend_current(void)
 	return state;
 }
 
-static void decide(int state)
+static void set_backend(int state)
 {
 	__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 }
@@ -164,7 +164,7 @@ int xs_statx_failed(int state, long ret)
 			return -ENOSYS;
 		}
 		if (state == XS_BACKEND_UNKNOWN)
-			decide(XS_BACKEND_STATX);
+			set_backend(XS_BACKEND_STATX);
 		/*
 		 * A real statx that says "not implemented" for this one file
 		 * (some FUSE servers do): let fstatat answer; the caller
@@ -174,7 +174,7 @@ int xs_statx_failed(int state, long ret)
 			return -ENOSYS;
 	} else if (state == XS_BACKEND_UNKNOWN) {
 		/* An ordinary error (ENOENT...) came from a real statx. */
-		decide(XS_BACKEND_STATX);
+		set_backend(XS_BACKEND_STATX);
 	}
 	return -err;
 }
@@ -194,7 +194,7 @@ int xs_statx_first(const struct xs_target *t, uint64_t request,
 			   xs_statx_request(request), sx);
 	if (ret == 0) {
 		if (state == XS_BACKEND_UNKNOWN)
-			decide(XS_BACKEND_STATX);
+			set_backend(XS_BACKEND_STATX);
 		return 0;
 	}
 	return xs_statx_failed(state, ret);

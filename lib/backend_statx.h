@@ -15,6 +15,20 @@
 #include "rawsys.h"
 #include "syscall.h"
 
+/* backend selection: backend_statx.c */
+enum xs_backend { XS_BACKEND_UNKNOWN, XS_BACKEND_STATX, XS_BACKEND_FALLBACK };
+enum xs_backend xs_backend_current(void);
+
+struct xs_statx;	/* the kernel's struct statx: syscall.h */
+struct stat;
+
+/*
+ * backend_statx.c (per-call part inline in backend_statx.h): the kernel's
+ * answer, and xs_stat_from_statx() to turn it into the record.
+ */
+void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+			uint64_t request);
+
 /* enum xs_backend, set once by backend_statx.c. */
 extern XS_HIDDEN int xs_backend_state;	/* atomic */
 

@@ -42,15 +42,17 @@
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include "bulk_dir.h"
+#include "fs.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
 #include "ret.h"
+#include "anchor.h"
+#include "fscache.h"
+#include "handle.h"
+#include "internal.h"
 
-#define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
-#define DIR_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
-			 AT_EMPTY_PATH | SYNC_FLAGS)
 /* What an entry is looked up with: never through a final symlink. */
-#define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | SYNC_FLAGS)
+#define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | XS_SYNC_FLAGS)
 
 static void free_dir(struct xstat_dir *d)
 {
@@ -117,6 +119,7 @@ static void dir_mount(struct xstat_dir *d)
  */
 void bulk_dir_fs(struct xstat_dir *d)
 {
+	const struct xs_fs *fs;
 	struct statfs sfs;
 	struct stat sb;
 
@@ -128,13 +131,16 @@ void bulk_dir_fs(struct xstat_dir *d)
 		return;
 	d->dev_major = major(sb.st_dev);
 	d->dev_minor = minor(sb.st_dev);
+	fs = xs_fs_of((uint32_t)sfs.f_type);
+	if (!fs)
+		return;
 	/*
 	 * On a network or FUSE filesystem every statx can be a request to
 	 * the server: a read-ahead there doubles them and shares nothing.
 	 */
-	d->remote = xs_fs_remote((uint32_t)sfs.f_type);
+	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
-	d->ext4 = (uint32_t)sfs.f_type == XS_EXT4_SUPER_MAGIC;
+	d->ext4 = !!(fs->flags & XS_FS_RAW_INODES);
 	if (d->ext4) {
 		d->unasked_cmtime = unasked_times(d);
 		dir_mount(d);
@@ -184,7 +190,7 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 	struct xstat_dir *d;
 	int ret, saved = errno;
 
-	if (flags & ~DIR_FLAGS || (flags & SYNC_FLAGS) == SYNC_FLAGS)
+	if (flags & ~XS_CALL_FLAGS || (flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
 		return xs_ret_ptr(NULL, EINVAL, saved);
 	if (!path)
 		return xs_ret_ptr(NULL, EFAULT, saved);

@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include "bulk_uring.h"
 #include "internal.h"
+#include "anchor.h"
 
 /* Operations handed to a ring, for the tests: no filter can count them. */
 unsigned long xs_bulk_uring_sqes;	/* atomic */
@@ -42,8 +42,6 @@ unsigned long xs_bulk_uring_sqes;	/* atomic */
 static int uring_state;
 static int uring_forced;	/* 0: measure, 1: always, 2: never */
 
-#define XS_PROC_SUPER_MAGIC	0x9fa0
-
 /*
  * kernel.io_uring_disabled, 0 where the kernel has no such switch.  In a
  * chroot or mount namespace /proc may be anything: a FIFO there would
@@ -53,7 +51,6 @@ static int uring_forced;	/* 0: measure, 1: always, 2: never */
  */
 static int read_disabled_sysctl(void)
 {
-	struct statfs sfs;
 	struct stat sb;
 	char c = '0';
 	ssize_t n;
@@ -62,7 +59,7 @@ static int read_disabled_sysctl(void)
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : 2;	/* ENOENT: older kernel */
-	if (fstatfs(fd, &sfs) || sfs.f_type != XS_PROC_SUPER_MAGIC ||
+	if (!xs_fd_on_procfs(fd) ||
 	    fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return 2;
@@ -74,7 +71,7 @@ static int read_disabled_sysctl(void)
 	return c - '0';
 }
 
-static int decide(void)
+static int uring_state_get(void)
 {
 	int s = __atomic_load_n(&uring_state, __ATOMIC_RELAXED);
 	const char *env;
@@ -94,7 +91,7 @@ static int decide(void)
 
 int bulk_uring_usable(void)
 {
-	return decide() == 1;
+	return uring_state_get() == 1;
 }
 
 int bulk_uring_forced(void)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "ret.h"
 
 #define VERDICT_BITS	(XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE)
 /* Fields whose absence from one result leaves the verdict unproven. */
@@ -194,10 +195,8 @@ XS_EXPORT int xstat_compare(const struct xstat *before, size_t before_len,
 
 	if (!err)
 		err = check(after, after_len);
-	if (err) {
-		errno = err;
-		return -1;
-	}
+	if (err)
+		return (int)xs_ret(-err, errno);
 	w = identity(before, before_len, after, after_len);
 	if (!(w & DIFF_IDENTITY)) {
 		w |= fields(before, before_len, after, after_len);

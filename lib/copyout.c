@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "internal.h"
+#include "result.h"
 
 /*
  * Extra results in ascending bit order, each with its payload size: the

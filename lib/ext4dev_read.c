@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "le.h"
 #include "rawsys.h"
+#include "decimal.h"
 
 /* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for lseek. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");

@@ -29,6 +29,9 @@
 #include <sys/syscall.h>
 #include "internal.h"
 #include "syscall.h"
+#include "fs.h"
+#include "fscache.h"
+#include "handle.h"
 
 #define FSCACHE_SLOTS	64	/* a power of two */
 

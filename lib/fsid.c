@@ -26,8 +26,11 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
-#include "internal.h"
+#include "fs.h"
 #include "syscall.h"
+#include "anchor.h"
+#include "fscache.h"
+#include "result.h"
 
 /* <linux/fs.h> of 6.5: struct fsuuid2 and FS_IOC_GETFSUUID. */
 struct xs_fsuuid2 {
@@ -141,12 +144,13 @@ static int by_uuid(const struct xs_target *t, const struct xs_stat *st,
 }
 
 /* f_fsid where the filesystem makes it from its UUID: 0 or -errno. */
-static int by_fsid(const struct xs_target *t, uint32_t magic, uint64_t id[2])
+static int by_fsid(const struct xs_target *t, const struct xs_fs *fs,
+		   uint64_t id[2])
 {
 	struct statfs sfs;
 	uint32_t v[2];
 
-	if (magic != XS_BTRFS_SUPER_MAGIC && magic != XS_EXT4_SUPER_MAGIC)
+	if (!(fs->flags & XS_FS_FSID_UUID))
 		return -ENODATA;
 	if (fstatfs(t->dfd, &sfs))
 		return -errno;
@@ -154,13 +158,14 @@ static int by_fsid(const struct xs_target *t, uint32_t magic, uint64_t id[2])
 	if (!v[0] && !v[1])
 		return -ENODATA;
 	id[0] = (uint64_t)v[1] << 32 | v[0];
-	id[1] = magic;
+	id[1] = fs->magic;
 	return 0;
 }
 
 int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 {
-	uint32_t fsflags = 0, magic;
+	const struct xs_fs *fs;
+	uint32_t fsflags = 0;
 	uint64_t id[2];
 	int ret;
 
@@ -168,9 +173,9 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 		return 0;
 	if (!t || !t->anchored)
 		return -EBADF;
-	magic = xs_fs_magic(t, st, &fsflags);
+	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
 	/* There an ioctl or a statfs is a request to the server. */
-	if (!magic || xs_fs_remote(magic))
+	if (!fs || (fs->flags & XS_FS_REMOTE))
 		return -EOPNOTSUPP;
 	ret = by_uuid(t, st, id);
 	if (ret == 0) {
@@ -178,7 +183,7 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 		set(st, id, XSTAT_FS_ID_FROM_UUID);
 		return 0;
 	}
-	ret = by_fsid(t, magic, id);
+	ret = by_fsid(t, fs, id);
 	if (ret)
 		return ret;
 	store(st, id, XSTAT_FS_ID_FROM_FSID);

@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include "internal.h"
 #include "syscall.h"
+#include "decimal.h"
+#include "idmap.h"
 
 /*
  * Room for the extents of both maps: a line is at most 33 bytes, and
@@ -36,18 +38,16 @@ struct idmap_buf {
 
 #define ID_INVALID	0xffffffffUL	/* (uid_t)-1 */
 
-/* One decimal number and the space after it; NULL if malformed. */
+/* One decimal number, after blanks; NULL if malformed or too large. */
 static const char *number(const char *s, unsigned long *v)
 {
-	const char *start;
+	uint64_t n;
 
-	while (*s == ' ')
-		s++;
-	start = s;
-	*v = 0;
-	while (*s >= '0' && *s <= '9' && s - start < 10)
-		*v = *v * 10 + (unsigned long)(*s++ - '0');
-	return s == start || *v > ID_INVALID ? NULL : s;
+	s = xs_get_u64(s, &n);
+	if (!s || n > ID_INVALID)
+		return NULL;
+	*v = (unsigned long)n;
+	return s;
 }
 
 /*

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "anchor.h"
+#include "decimal.h"
+#include "handle.h"
 
 /*
  * The mount ID without a handle: asked with handle_bytes 0, the kernel

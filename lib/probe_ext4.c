@@ -31,6 +31,9 @@
 #include "internal.h"
 #include "rawsys.h"
 #include "backend_statx.h"
+#include "fs.h"
+#include "fscache.h"
+#include "idmap.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
@@ -252,7 +255,7 @@ static int dv_armed(const struct xs_target *t, const struct probe_id *id,
 }
 
 /* Which of @want the inode holds: the rules of both reporters below. */
-static uint64_t found(const struct xs_target *t, uint64_t want,
+static uint64_t fields_held(const struct xs_target *t, uint64_t want,
 		      const struct probe_id *id,
 		      const struct xs_ext4_inode *in, const struct probe_dev *pd)
 {
@@ -298,7 +301,7 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	if (ret)
 		return;
 
-	want = found(t, want, &id, &in, &pd);
+	want = fields_held(t, want, &id, &in, &pd);
 	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;
 	if (want & XSTAT_REQUEST_DATA_VERSION)

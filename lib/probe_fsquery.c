@@ -13,6 +13,8 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include "internal.h"
+#include "anchor.h"
+#include "fsquery.h"
 
 /*
  * Both ioctls need CAP_SYS_ADMIN in the calling thread's effective set,

@@ -12,6 +12,8 @@
 #include <sys/ioctl.h>
 #include "internal.h"
 #include "syscall.h"
+#include "anchor.h"
+#include "attrs.h"
 
 /* An int-valued ioctl on the reopened anchor. */
 static int ioctl_int(const struct xs_target *t, const struct xs_stat *st,

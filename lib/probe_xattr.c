@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Creation time from the pseudo extended attributes of NTFS-3G
- * ("system.ntfs_crtime", a FUSE filesystem) and of the Linux CIFS/SMB3
- * client ("user.cifs.creationtime"): 8 bytes, an NT time (100 ns units
+ * Creation time from a pseudo extended attribute, named by the
+ * filesystem's row (fs.h btime_xattr): NTFS-3G's "system.ntfs_crtime" (a
+ * FUSE filesystem, fs_fuse.c) and the Linux CIFS/SMB3 client's
+ * "user.cifs.creationtime" (fs_network.c): 8 bytes, an NT time (100 ns units
  * since 1601-01-01 UTC) in host byte order.  Both work unprivileged.
  *
  * The attribute is read from the anchored inode itself: getxattrat(2)
@@ -10,7 +11,8 @@
  * descriptor, else on the anchor's entry in /proc/self/fd, which opens
  * nothing; before 6.13 by the path /proc/self/fd/N.  Either way after
  * proving that /proc/self/fd is procfs, and the entry must reach the
- * anchored inode (device and inode number) before and after the read.  Any other length, the value 0 ("not set") or one outside the
+ * anchored inode (device and inode number) before and after the read.
+ * Any other length, the value 0 ("not set") or one outside the
  * NT range leaves the bit cleared.  No answer here is a verdict for the
  * filesystem: one file without the attribute (ENODATA) says nothing
  * about the next, and a FUSE passthrough can join filesystems that have
@@ -27,10 +29,12 @@
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
-#include "internal.h"
+#include "fs.h"
 #include "backend_statx.h"
 #include "syscall.h"
 #include "rawsys.h"
+#include "anchor.h"
+#include "decimal.h"
 
 #define NT_TICKS_PER_SEC	10000000ULL
 /* Seconds from 1601-01-01 to 1970-01-01: 369 years, 89 of them leap. */
@@ -44,18 +48,6 @@ int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t)
 	t->sec = (int64_t)(nt / NT_TICKS_PER_SEC) - NT_EPOCH_OFFSET;
 	t->nsec = (uint32_t)(nt % NT_TICKS_PER_SEC) * 100;
 	return 0;
-}
-
-static const char *btime_xattr(uint32_t magic)
-{
-	switch (magic) {
-	case XS_FUSE_SUPER_MAGIC:
-		return "system.ntfs_crtime";
-	case XS_CIFS_MAGIC:
-	case XS_SMB2_MAGIC:
-		return "user.cifs.creationtime";
-	}
-	return NULL;
 }
 
 /* getxattrat(2): the same number on every architecture. */
@@ -160,26 +152,28 @@ static ssize_t by_proc(int fd, const struct xs_stat *st, const char *name,
 	return n;
 }
 
-void xs_xattr_btime(const struct xs_target *t, uint32_t magic,
-		    uint32_t fsflags, struct xs_stat *st)
+int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
+		   uint64_t want, uint32_t fsflags, struct xs_stat *st)
 {
-	const char *name = btime_xattr(magic);
+	const char *name = fs->btime_xattr;
 	unsigned char value[16];
 	struct xs_time bt;
 	uint64_t nt;
 	ssize_t n;
 
 	(void)fsflags;
-	if (!name || !t->anchored || (t->flags & AT_NO_ATTR_SYNC))
-		return;
+	if (!(want & XSTAT_REQUEST_BTIME) || !name || !t->anchored ||
+	    (t->flags & AT_NO_ATTR_SYNC))
+		return 0;
 	n = by_getxattrat(t, st, name, value, sizeof(value));
 	if (n == -ENOSYS)
 		n = by_proc(t->dfd, st, name, value, sizeof(value));
 	if (n != (ssize_t)sizeof(nt))
-		return;
+		return 0;
 	memcpy(&nt, value, sizeof(nt));
 	if (nt == 0 || xs_nt_time_to_unix(nt, &bt))
-		return;
+		return 0;
 	st->btime = bt;
 	st->mask |= XSTAT_REQUEST_BTIME;
+	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What a data version and a change token promise, from one table of
- * per-filesystem facts, and the change token itself.
+ * What a data version and a change token promise, from the facts in the
+ * filesystem's row (fs.h), and the change token itself.
  *
  * The token must change on every change made after the call that gave
  * it.  Two sources can promise that:
@@ -39,110 +39,26 @@
  */
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include "internal.h"
-#include "syscall.h"
+#include "fs.h"
+#include "fscache.h"
+#include "result.h"
 
 #define P_EVERY		XSTAT_PROMISE_EVERY_CHANGE
 #define P_TICK		XSTAT_PROMISE_TICK
 #define P_MONO		XSTAT_PROMISE_MONOTONIC
-#define P_PERSIST	XSTAT_PROMISE_PERSISTENT
-#define P_META		XSTAT_PROMISE_METADATA
-#define P_ATIME		XSTAT_PROMISE_ATIME
 #define P_WRAP32	XSTAT_PROMISE_WRAP32
 #define P_CLOCK		XSTAT_PROMISE_CLOCK
-#define P_LAGS		XSTAT_PROMISE_LAGS
-#define P_NAMES		XSTAT_PROMISE_NAMES
 
-/*
- * The facts, measured (libxstat(7), "What a data version promises", and
- * tests/test-token.c).  @mgtime: the mount type that has FS_MGTIME since
- * 6.13 (for ext4 only "ext4": the driver's "ext2" and "ext3" types have
- * not).  @dv: the promise of the data version libxstat reads there when
- * it is armed, EVERY_CHANGE standing for "every change once armed" (made
- * TICK below where nothing arms); 0: libxstat reads none.  @ctime: what
- * the ctime token promises besides EVERY_CHANGE or TICK.  @tick_types:
- * the file types (FT_*) whose ctime promises only TICK even there.
- *
- * tmpfs directories: creating, linking or removing an entry copies the
- * entry's new ctime into the directory (shmem_mknod(), shmem_link(),
- * shmem_unlink()), so the directory never takes a fine-grained time of
- * its own, and two entry changes within one tick leave its ctime alone
- * (tests/test-token.c: 19,960 of 20,000 rounds on 6.18).  The counter
- * tmpfs keeps for them is not exposed by any system call.
- */
-#define FT_REG		0x1
-#define FT_DIR		0x2
-#define FT_LNK		0x4
-#define FT_OTHER	0x8
-
-static const struct fs_facts {
-	uint32_t	magic;
-	const char	*mgtime;
-	uint64_t	dv;
-	uint64_t	ctime;
-	unsigned	tick_types;
-} facts[] = {
-	{ XS_EXT4_SUPER_MAGIC,	"ext4",
-	  P_EVERY | P_MONO | P_PERSIST | P_META,
-	  P_PERSIST | P_META | P_NAMES, 0 },
-	{ XS_BTRFS_SUPER_MAGIC,	"btrfs",
-	  P_EVERY | P_MONO | P_PERSIST | P_META | P_NAMES | P_LAGS,
-	  P_PERSIST | P_META | P_NAMES, 0 },
-	{ XS_XFS_SUPER_MAGIC,	"xfs",	0, P_PERSIST | P_META | P_NAMES, 0 },
-	{ XS_TMPFS_MAGIC,	"tmpfs", 0, P_META | P_NAMES, FT_DIR },
-};
-
+/* The file types of struct xs_fs.tick_types. */
 static unsigned file_type(uint32_t mode)
 {
 	if (S_ISREG(mode))
-		return FT_REG;
+		return XS_FT_REG;
 	if (S_ISDIR(mode))
-		return FT_DIR;
+		return XS_FT_DIR;
 	if (S_ISLNK(mode))
-		return FT_LNK;
-	return FT_OTHER;
-}
-
-
-static const struct fs_facts *facts_of(uint32_t magic)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
-		if (facts[i].magic == magic)
-			return &facts[i];
-	return NULL;
-}
-
-/* Linux 6.13 or later (where FS_MGTIME exists): asked once. */
-static int kernel_mgtime(void)
-{
-	static int known;	/* atomic: 0 unknown, 1 no, 2 yes */
-	int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-	struct utsname u;
-	unsigned long major = 0, minor = 0;
-	const char *p;
-
-	if (v)
-		return v == 2;
-	if (uname(&u) == 0) {
-		for (p = u.release; *p >= '0' && *p <= '9'; p++)
-			major = major * 10 + (unsigned long)(*p - '0');
-		if (*p == '.')
-			for (p++; *p >= '0' && *p <= '9'; p++)
-				minor = minor * 10 + (unsigned long)(*p - '0');
-	}
-	v = major > 6 || (major == 6 && minor >= 13) ? 2 : 1;
-	__atomic_store_n(&known, v, __ATOMIC_RELAXED);
-	return v == 2;
-}
-
-int xs_fs_type_mgtime(uint32_t magic, const char *type)
-{
-	const struct fs_facts *f = facts_of(magic);
-
-	return f && type && strcmp(type, f->mgtime) == 0 && kernel_mgtime();
+		return XS_FT_LNK;
+	return XS_FT_OTHER;
 }
 
 /* murmur3's finaliser: every input bit reaches every output bit. */
@@ -198,13 +114,13 @@ static int ctime_coarse(const struct xs_stat *st)
 }
 
 /* With multigrain timestamps: does every change give this file a new ctime? */
-static int ctime_every(const struct fs_facts *f, const struct xs_stat *st)
+static int ctime_every(const struct xs_fs *f, const struct xs_stat *st)
 {
 	return !ctime_coarse(st) && !(f->tick_types & file_type(st->mode));
 }
 
 /* The data version's promise here, 0 if there is none. */
-static uint64_t dv_promise(const struct fs_facts *f, int mg,
+static uint64_t dv_promise(const struct xs_fs *f, int mg,
 			   const struct xs_stat *st)
 {
 	uint64_t p;
@@ -213,7 +129,7 @@ static uint64_t dv_promise(const struct fs_facts *f, int mg,
 		return 0;
 	p = f->dv;
 	/* ext4's 128-byte inodes hold only the low 32 bits (l_i_version). */
-	if (f->magic == XS_EXT4_SUPER_MAGIC &&
+	if ((f->flags & XS_FS_DV_LOW32_COARSE) &&
 	    (!(st->mask & XSTAT_REQUEST_CTIME) || ctime_coarse(st)))
 		p |= P_WRAP32;
 	if (!mg || !(st->mask & XSTAT_REQUEST_CTIME) || ctime_coarse(st))
@@ -224,8 +140,8 @@ static uint64_t dv_promise(const struct fs_facts *f, int mg,
 void xs_promise_fill(const struct xs_target *t, uint64_t request,
 		     struct xs_stat *st)
 {
-	const struct fs_facts *f;
-	uint32_t fsflags = 0, magic;
+	const struct xs_fs *f;
+	uint32_t fsflags = 0;
 	uint64_t dvp;
 	int mg;
 
@@ -233,8 +149,7 @@ void xs_promise_fill(const struct xs_target *t, uint64_t request,
 		return;
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
-	magic = xs_fs_magic(t, st, &fsflags);
-	f = facts_of(magic);
+	f = xs_fs_of(xs_fs_magic(t, st, &fsflags));
 	mg = f && (fsflags & XS_FSF_MGTIME);
 	dvp = dv_promise(f, mg, st);
 

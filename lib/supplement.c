@@ -5,29 +5,11 @@
  * stays cleared.
  */
 #include <errno.h>
-#include "internal.h"
-#include "syscall.h"
-
-/*
- * Network and FUSE filesystems: an ioctl, a statfs or an open is a server
- * request, and none of them answers FS_IOC_GETVERSION anyway.
- */
-int xs_fs_remote(uint32_t magic)
-{
-	switch (magic) {
-	case XS_FUSE_SUPER_MAGIC:
-	case XS_NFS_SUPER_MAGIC:
-	case XS_SMB_SUPER_MAGIC:
-	case XS_CIFS_MAGIC:
-	case XS_SMB2_MAGIC:
-	case 0x564c:		/* NCP */
-	case 0x73757245:	/* Coda */
-	case 0x5346414F:	/* AFS */
-	case 0x00C36400:	/* Ceph */
-		return 1;
-	}
-	return 0;
-}
+#include "fs.h"
+#include "attrs.h"
+#include "fscache.h"
+#include "handle.h"
+#include "result.h"
 
 /*
  * What a probe's answer says about the whole filesystem, recorded here and
@@ -67,7 +49,7 @@ struct taken_handle {
  * From the handle already taken, if one was: then its unique mount ID is
  * the one asked for.
  */
-static int gen_from_handle(const struct xs_target *t, uint32_t magic,
+static int gen_from_handle(const struct xs_target *t, const struct xs_fs *fs,
 			   struct xs_stat *st, int mnt,
 			   const struct taken_handle *th, uint64_t *gen)
 {
@@ -75,7 +57,7 @@ static int gen_from_handle(const struct xs_target *t, uint32_t magic,
 	int ret;
 
 	if (th->ret == -ENODATA) {
-		ret = xs_handle_gen(t, magic, st, mnt ? &m : NULL, gen);
+		ret = xs_handle_gen(t, fs, st, mnt ? &m : NULL, gen);
 		xs_mnt_id_store(st, &m);
 		return ret;
 	}
@@ -86,7 +68,7 @@ static int gen_from_handle(const struct xs_target *t, uint32_t magic,
 	}
 	if (th->ret)
 		return th->ret;
-	return xs_handle_decode_gen(&th->h, magic, st, gen);
+	return xs_handle_decode_gen(&th->h, fs, st, gen);
 }
 
 /*
@@ -101,49 +83,30 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
 	int mnt = !!(want & XSTAT_REQUEST_MNT_ID);
-	uint32_t fsflags = 0, magic;
+	const struct xs_fs *fs;
+	uint32_t fsflags = 0;
 	uint64_t gen;
 
 	if (!t)
 		return;
 	want &= XS_CLASS3;
-	magic = xs_fs_magic(t, st, &fsflags);
+	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (gen_from_handle(t, magic, st, mnt, th, &gen) == 0 ||
-		    (!(fsflags & XS_FSF_NO_GETVERSION) && magic &&
-		     !xs_fs_remote(magic) &&
+		if (gen_from_handle(t, fs, st, mnt, th, &gen) == 0 ||
+		    (fs && !(fs->flags & XS_FS_REMOTE) &&
+		     !(fsflags & XS_FSF_NO_GETVERSION) &&
 		     getversion(t, st, &gen) == 0)) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;
 		}
 	}
 
+	/* The filesystem's own source: its fs_*.c. */
 	want &= ~st->mask;
-	if (magic == XS_EXT4_SUPER_MAGIC &&
-	    (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)))
-		xs_ext4_probe(t, want, fsflags, st);
-
-	/* Other filesystems: see probe_xfs.c, probe_btrfs.c, probe_xattr.c. */
-	want &= ~st->mask;
-	if (!want)
-		return;
-	switch (magic) {
-	case XS_XFS_SUPER_MAGIC:
-		fs_verdict(st, xs_xfs_probe(t, want, fsflags, st),
+	if (want && fs && fs->probe)
+		fs_verdict(st, fs->probe(fs, t, want, fsflags, st),
 			   XS_FSF_NO_FSPROBE);
-		break;
-	case XS_BTRFS_SUPER_MAGIC:
-		fs_verdict(st, xs_btrfs_probe(t, want, fsflags, st),
-			   XS_FSF_NO_FSPROBE);
-		break;
-	case XS_FUSE_SUPER_MAGIC:	/* NTFS-3G */
-	case XS_CIFS_MAGIC:
-	case XS_SMB2_MAGIC:
-		if (want & XSTAT_REQUEST_BTIME)
-			xs_xattr_btime(t, magic, fsflags, st);
-		break;
-	}
 }
 
 /*
@@ -154,7 +117,8 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 static void supplement_extras(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
-	uint32_t fsflags, magic;
+	const struct xs_fs *fs;
+	uint32_t fsflags;
 
 	if (!t)
 		return;
@@ -165,8 +129,8 @@ static void supplement_extras(const struct xs_target *t, uint64_t want,
 	if (!(want & XSTAT_REQUEST_ATTRIBUTES))
 		return;
 	if (t->flags & AT_NO_ATTR_SYNC) {
-		magic = xs_fs_magic(t, st, &fsflags);
-		if (!magic || xs_fs_remote(magic))
+		fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+		if (!fs || (fs->flags & XS_FS_REMOTE))
 			return;
 	}
 	if (xs_attrs_get(t, st) == 0)

@@ -110,17 +110,6 @@ _Static_assert(__builtin_offsetof(struct xs_statx, stx_mnt_id) == 0x90,
 #define XS_FS_IOC_GETFLAGS	0x80046601UL
 #endif
 
-/* statfs f_type values of the filesystems libxstat knows. */
-#define XS_EXT4_SUPER_MAGIC	0xEF53
-#define XS_TMPFS_MAGIC		0x01021994
-#define XS_BTRFS_SUPER_MAGIC	0x9123683E
-#define XS_XFS_SUPER_MAGIC	0x58465342
-#define XS_FUSE_SUPER_MAGIC	0x65735546
-#define XS_NFS_SUPER_MAGIC	0x6969
-#define XS_SMB_SUPER_MAGIC	0x517B
-#define XS_CIFS_MAGIC		0xFF534D42
-#define XS_SMB2_MAGIC		0xFE534D42
-
 /*
  * statmount(2) (Linux 6.8+; one number on every architecture).  The
  * head of struct statmount up to the idmappings (6.15); the strings

@@ -10,42 +10,34 @@
  * ioctl) stays UNKNOWN.  It runs only when the reasons are asked for.
  */
 #include <unistd.h>
-#include "internal.h"
-#include "syscall.h"
+#include "fs.h"
+#include "fscache.h"
+#include "fsquery.h"
+#include "result.h"
 
-/* Filesystems whose creation time statx reports whenever the inode has one. */
-static int statx_btime_fs(uint32_t magic)
+/* Does this thread lack what reading the value takes (fs.h XS_NEEDS_*)? */
+static int lacks(unsigned needs)
 {
-	return magic == XS_EXT4_SUPER_MAGIC || magic == XS_XFS_SUPER_MAGIC ||
-	       magic == XS_BTRFS_SUPER_MAGIC || magic == XS_TMPFS_MAGIC;
+	if ((needs & XS_NEEDS_FS_QUERY) && !xs_fs_query_allowed())
+		return 1;
+	return (needs & XS_NEEDS_ROOT) && geteuid() != 0;
 }
 
-/*
- * @magic's filesystem has a data version libxstat reads: ext4 (the raw
- * inode, through the block device) and btrfs (the tree search ioctl),
- * both for root only.
- */
-static int dv_fs(uint32_t magic)
+static uint8_t why_btime(const struct xs_fs *fs, int from_statx)
 {
-	return magic == XS_EXT4_SUPER_MAGIC || magic == XS_BTRFS_SUPER_MAGIC;
-}
-
-static uint8_t why_btime(uint32_t magic, int from_statx)
-{
-	if (from_statx && statx_btime_fs(magic))
+	if (!fs)
+		return XSTAT_WHY_UNKNOWN;
+	if (from_statx && (fs->flags & XS_FS_STATX_BTIME))
 		return XSTAT_WHY_NO_SOURCE;	/* ext4 128-byte inodes, xfs v4 */
-	if (!from_statx && !xs_fs_query_allowed() &&
-	    (magic == XS_XFS_SUPER_MAGIC || magic == XS_BTRFS_SUPER_MAGIC))
+	if (!from_statx && lacks(fs->btime_needs))
 		return XSTAT_WHY_PRIVILEGE;
-	if (!from_statx && magic == XS_EXT4_SUPER_MAGIC && geteuid() != 0)
-		return XSTAT_WHY_PRIVILEGE;	/* the device is root's */
 	return XSTAT_WHY_UNKNOWN;
 }
 
-static uint8_t why_gen(uint32_t magic, uint32_t fsflags)
+static uint8_t why_gen(const struct xs_fs *fs, uint32_t fsflags)
 {
 	/* No handle gave one, and the filesystem has no GETVERSION. */
-	if (magic && (fsflags & XS_FSF_NO_GETVERSION))
+	if (fs && (fsflags & XS_FSF_NO_GETVERSION))
 		return XSTAT_WHY_NO_SOURCE;
 	return XSTAT_WHY_UNKNOWN;
 }
@@ -54,13 +46,13 @@ static uint8_t why_gen(uint32_t magic, uint32_t fsflags)
  * ext4 mounted by the ext2 driver keeps no i_version at all; it shares
  * the magic, and is rare enough that PRIVILEGE is said for it too.
  */
-static uint8_t why_dv(uint32_t magic)
+static uint8_t why_dv(const struct xs_fs *fs)
 {
-	if (magic && !dv_fs(magic))
+	if (!fs)
+		return XSTAT_WHY_UNKNOWN;
+	if (!fs->dv)
 		return XSTAT_WHY_NO_SOURCE;
-	if (magic == XS_BTRFS_SUPER_MAGIC && !xs_fs_query_allowed())
-		return XSTAT_WHY_PRIVILEGE;
-	if (dv_fs(magic) && geteuid() != 0)
+	if (lacks(fs->dv_needs))
 		return XSTAT_WHY_PRIVILEGE;
 	return XSTAT_WHY_UNKNOWN;
 }
@@ -69,26 +61,27 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 		 int from_statx, struct xs_stat *st)
 {
 	uint64_t missing = request & XS_CLASS3 & ~st->mask;
-	uint32_t fsflags = 0, magic;
+	const struct xs_fs *fs;
+	uint32_t fsflags = 0;
 
 	if (!(request & XSTAT_REQUEST_WHY_MISSING) || !missing)
 		return;
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
-	magic = xs_fs_magic(t, st, &fsflags);
+	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
 	/*
 	 * Not even the filesystem's type could be learnt without a request
 	 * AT_NO_ATTR_SYNC forbids (fstatfs on a network filesystem): none of
 	 * the probes ran.
 	 */
-	if (!magic && t && (t->flags & AT_NO_ATTR_SYNC)) {
+	if (!fs && t && (t->flags & AT_NO_ATTR_SYNC)) {
 		st->why_btime = st->why_gen = st->why_dv = XSTAT_WHY_NO_SYNC;
 		return;
 	}
 	if (missing & XSTAT_REQUEST_BTIME)
-		st->why_btime = why_btime(magic, from_statx);
+		st->why_btime = why_btime(fs, from_statx);
 	if (missing & XSTAT_REQUEST_GEN)
-		st->why_gen = why_gen(magic, fsflags);
+		st->why_gen = why_gen(fs, fsflags);
 	if (missing & XSTAT_REQUEST_DATA_VERSION)
-		st->why_dv = why_dv(magic);
+		st->why_dv = why_dv(fs);
 }

@@ -16,10 +16,8 @@
 #include "backend_fstatat.h"
 #include "backend_statx.h"
 #include "syscall.h"
+#include "pipeline.h"
 
-#define SYNC_FLAGS	(AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC)
-#define XSTAT_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
-			 AT_EMPTY_PATH | SYNC_FLAGS)
 
 /* The kernel's answer, from statx or from fstatat. */
 union xs_kernel_stat {
@@ -88,6 +86,17 @@ static int kernel_stat(const struct xs_target *t, uint64_t request,
 	return ret ? ret : 0;
 }
 
+int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+		   struct xs_stat *st)
+{
+	union xs_kernel_stat k;
+	int from_statx = kernel_stat(t, ask, &k);
+
+	if (from_statx >= 0)
+		record(st, request, &k, from_statx);
+	return from_statx;
+}
+
 /* Might the anchor have stopped at an automount point statx would mount? */
 static int may_automount(const struct xs_target *t,
 			 const union xs_kernel_stat *k, int from_statx)
@@ -111,9 +120,9 @@ static int may_automount(const struct xs_target *t,
  * Without an anchor (EMFILE, say) the answer is taken by path and only
  * what needs no descriptor is added.  The anchor is closed before return.
  */
-static ssize_t anchored(const struct xs_target *t, uint64_t request,
-		 const union xs_kernel_stat *k, int k_from_statx,
-		 struct xstat *buffer, size_t buflen)
+static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
+			      const union xs_kernel_stat *k, int k_from_statx,
+			      struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat own;
 	struct xs_anchor a;
@@ -126,7 +135,7 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 			from_statx = k_from_statx;
 		} else {
 			if (k)
-				a.at.flags = (a.at.flags & ~SYNC_FLAGS) |
+				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
 					     AT_NO_ATTR_SYNC;
 			k = &own;
 			from_statx = kernel_stat(&a.at, request, &own);
@@ -134,8 +143,8 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
 			    may_automount(t, &own, from_statx) &&
 			    xs_anchor_automount(t, &a) == 0)
 				from_statx = kernel_stat(&a.at, request, &own);
-			a.at.flags = (a.at.flags & ~SYNC_FLAGS) |
-				     (t->flags & SYNC_FLAGS);
+			a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
+				     (t->flags & XS_SYNC_FLAGS);
 		}
 		if (from_statx >= 0) {
 			record(&st, request, k, from_statx);
@@ -165,9 +174,11 @@ static ssize_t anchored(const struct xs_target *t, uint64_t request,
  * a class (3) field or extra result is still missing, take the anchored
  * path.
  */
-static ssize_t answered(const struct xs_target *t, uint64_t request,
-			const union xs_kernel_stat *k, int from_statx,
-			struct xstat *buffer, size_t buflen)
+static ssize_t supplement_or_deliver(const struct xs_target *t,
+				     uint64_t request,
+				     const union xs_kernel_stat *k,
+				     int from_statx, struct xstat *buffer,
+				     size_t buflen)
 {
 	struct xs_stat st;
 
@@ -178,7 +189,7 @@ static ssize_t answered(const struct xs_target *t, uint64_t request,
 	 */
 	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
 	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
-		return anchored(t, request, k, from_statx, buffer, buflen);
+		return stat_by_anchor(t, request, k, from_statx, buffer, buflen);
 	return deliver(NULL, request, from_statx, &st, buffer, buflen);
 }
 
@@ -190,7 +201,7 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	uint64_t request;
 	int ret;
 
-	if ((t->flags & SYNC_FLAGS) == SYNC_FLAGS)
+	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
 		return -EINVAL;
 	if (!buffer && buflen)
 		return -EFAULT;
@@ -204,11 +215,11 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	 * the close, with no statx by path before.
 	 */
 	if (request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION))
-		return anchored(t, request, NULL, 0, buffer, buflen);
+		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
 
 	ret = xs_statx_call(t, request, &k.sx);
 	if (ret == 0)
-		return answered(t, request, &k, 1, buffer, buflen);
+		return supplement_or_deliver(t, request, &k, 1, buffer, buflen);
 	if (ret != -ENOSYS)
 		return ret;
 	/*
@@ -216,11 +227,11 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	 * (a promise needs the mount) is anchored work from the start.
 	 */
 	if (request & (XS_CLASS3 | XS_PROMISE_EXTRAS))
-		return anchored(t, request, NULL, 0, buffer, buflen);
+		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
 	ret = xs_fstatat(t, &k.sb);
 	if (ret)
 		return ret;
-	return answered(t, request, &k, 0, buffer, buflen);
+	return supplement_or_deliver(t, request, &k, 0, buffer, buflen);
 }
 
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
@@ -232,7 +243,7 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			       .refused = &refused };
 	int saved = errno;
 
-	if (flags & ~XSTAT_FLAGS)
+	if (flags & ~XS_CALL_FLAGS)
 		return xs_ret(-EINVAL, saved);
 	if (!filename)
 		return xs_ret(-EFAULT, saved);
@@ -255,7 +266,7 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 			       .refused = &refused };
 	int saved = errno;
 
-	if (flags & ~SYNC_FLAGS)
+	if (flags & ~XS_SYNC_FLAGS)
 		return xs_ret(-EINVAL, saved);
 	/*
 	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every

@@ -43,7 +43,7 @@
 #include "xstat.h"
 #include "testhelp.h"
 #include "ext4-oracle.h"
-#include "../lib/internal.h"
+#include "../lib/idmap.h"
 
 #define MAP_FIRST	0	/* on-disk ids MAP_FIRST.. */
 #define MAP_LOWER	100000	/* ..show as MAP_LOWER.. */

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "internal.h"
+#include "fscache.h"
 #include "testhelp.h"
 
 #define KEYS		4

@@ -15,7 +15,7 @@
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
 #include <cmocka.h>
-#include "internal.h"
+#include "fs.h"
 #include "fsprobe_uapi.h"
 #include "testhelp.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The XFS and btrfs probes (lib/probe_xfs.c, lib/probe_btrfs.c) on loop
+ * The XFS and btrfs probes (lib/fs_xfs.c, lib/fs_btrfs.c) on loop
  * images: a v5 XFS, and a btrfs with files in the top level and in a
  * subvolume.  Regular files, directories, symlinks and FIFOs.  Oracles,
  * taken before XSTAT_TEST_BLOCK blocks statx: glibc statx() for the
@@ -33,7 +33,7 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 #include "xstat.h"
-#include "internal.h"
+#include "fsquery.h"
 #include "testhelp.h"
 
 #define MAXF	10

@@ -4,7 +4,8 @@
 # tests/<topic>.am fragment; environment variants are generated from
 # their names by tests/variant.sh, never written by hand; a variant that
 # blocks statx runs a program that installs the block itself
-# (th_block_from_env); a C test runs its cmocka array with th_run_tests().
+# (th_block_from_env); a C test runs its cmocka array with th_run_tests();
+# the CI subsets (XS_CI_*) name registered tests only.
 set -u
 : "${top_srcdir:?}"
 cd "$top_srcdir" || exit 1
@@ -19,10 +20,14 @@ fail() {
 # nothing joins this list.
 own_main=""
 
-# The values of one list over every fragment (continuation lines joined,
-# conditionals ignored: every value counts).
+# The values of one list over every fragment, or over the files named
+# after it (continuation lines joined, conditionals ignored: every value
+# counts).
 list() {
-	cat tests/*.am | awk -v v="$1" '
+	v=$1
+	shift
+	[ $# -gt 0 ] || set -- tests/*.am
+	cat "$@" | awk -v v="$v" '
 		{ line = line $0 }
 		/\\$/ { sub(/\\$/, " ", line); next }
 		{ if (line ~ "^" v " *\\+?=") { sub(/^[^=]*=/, "", line)
@@ -121,7 +126,33 @@ for n in $own_main; do
 		fail "own_main lists $n, which is not in XS_TESTS"
 done
 
+# 6. The CI subsets: declared in Makefile.am (XS_CI_NAME =) and printed
+# by its ci-tests rule, added to by the fragments only with +=, naming
+# only registered tests: the lists above, or a TESTS line of Makefile.am
+# or of another directory's fragment (tests/cmocka-missing.sh,
+# python/test-python.sh).
+if grep -nE '^[[:space:]]*XS_CI_[A-Z0-9_]+[[:space:]]*:?=' tests/*.am; then
+	fail "a fragment sets a CI subset: add to it with +=" \
+		"(tests/README.md)"
+fi
+registered=$(printf '%s\n' "$tests" "$variants" "$sh_tests"
+	list TESTS Makefile.am */*.am)
+subsets=$(sed -n 's/^\(XS_CI_[A-Z0-9_]*\)[[:space:]]*=.*/\1/p' Makefile.am)
+[ -n "$subsets" ] || fail "no CI subsets (XS_CI_* =) in Makefile.am"
+nsub=0
+for s in $subsets; do
+	grep -qF "'\$($s)'" Makefile.am ||
+		fail "$s: not printed by Makefile.am's ci-tests rule"
+	for t in $(list "$s" Makefile.am */*.am); do
+		case $t in '$('*) continue ;; esac
+		nsub=$((nsub + 1))
+		echo "$registered" | grep -qxF "$t" ||
+			fail "$s names $t, which is not a registered test"
+	done
+done
+
 [ "$status" -eq 0 ] && echo "PASS: $(echo "$tests" | wc -l) programs," \
 	"$(echo "$variants" | wc -l) generated variants," \
-	"$(echo "$sh_tests" | wc -l) shell tests, each one line"
+	"$(echo "$sh_tests" | wc -l) shell tests, each one line;" \
+	"$(echo "$subsets" | wc -l) CI subsets naming $nsub registered tests"
 exit "$status"

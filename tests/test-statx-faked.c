@@ -104,36 +104,13 @@ static int check_calls(void)
 
 static int check_stream(void)
 {
-	const struct xstat_dirent *e;
-	struct xstat_dir *d;
-	char path[400];
-	int failed = 0, seen = 0;
+	int failed = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		struct xstat_parameters p = { masks[i] };
 
-		d = xstat_opendir(AT_FDCWD, dir, 0, &p);
-		if (!d)
-			return 1;
-		while ((e = xstat_readdir(d))) {
-			th_pathf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			if (e->d_error) {
-				fprintf(stderr, "FAIL: stream %s: %s\n", path,
-					strerror(e->d_error));
-				failed = 1;
-				continue;
-			}
-			failed |= same_as_lstat(e->d_xstat,
-						(ssize_t)e->d_xstat_len, path,
-						"stream");
-			seen++;
-		}
-		xstat_closedir(d);
-	}
-	if (seen != (int)(NNAMES * (sizeof(masks) / sizeof(masks[0])))) {
-		fprintf(stderr, "FAIL: stream: %d entries\n", seen);
-		failed = 1;
+		failed |= th_check_stream(dir, &p, same_as_lstat, NNAMES);
 	}
 	return failed;
 }

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <sys/types.h>
+
+struct xstat;
+struct xstat_parameters;
 
 /*
  * The tests build paths with snprintf into fixed buffers and check the
@@ -190,6 +194,8 @@ int th_ntfs_crtime(const char *path, long long *sec, unsigned long *nsec);
  * and its children, as container seccomp profiles do.  th_block_statx()
  * blocks statx(2).  A negative @err kills the process instead (SIGSYS), as
  * some sandboxes do.  Returns 0, or -1 if seccomp is unavailable.
+ * th_block_statx() then makes one statx itself and exits 1 if the filter
+ * did not answer it as asked.
  */
 int th_block_syscall(int nr, int err);
 int th_block_statx(int err);
@@ -210,6 +216,23 @@ int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
  * "l" (a symbolic link to "f") and "p" (a FIFO).  0, or -1 with errno.
  */
 int th_make_types(const char *dir);
+
+/*
+ * A test's check of one result (@len: what the call returned) for @path
+ * against its oracle, @how naming the call: 0, or 1 after saying on
+ * stderr what differs.
+ */
+typedef int th_result_check(const struct xstat *x, ssize_t len,
+			    const char *path, const char *how);
+
+/*
+ * Walk the directory stream of @dir (xstat_opendir() with @p) and check
+ * every entry with @check, as "stream".  An unopened stream, an entry
+ * with an error, and (@expect not 0) a number of entries other than
+ * @expect fail too.  0, or 1, each failure said on stderr.
+ */
+int th_check_stream(const char *dir, const struct xstat_parameters *p,
+		    th_result_check *check, size_t expect);
 
 /*
  * Block statx when the environment says so: XSTAT_TEST_BLOCK=ENOSYS,

@@ -28,8 +28,8 @@ sleep 1.1
 "$tool" -r --json --change-token "$d" >"$tmp/good" || exit 1
 "$tool" -r --changes="$tmp/good" "$d" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if grep -q 'without libjansson' "$tmp/err"; then
-	echo "SKIP: xstat was built without libjansson"
+if grep -q 'without simdjson' "$tmp/err"; then
+	echo "SKIP: xstat was built without simdjson"
 	exit 77
 fi
 # Nothing changed: nothing to say (0), or only "unproven" where the
@@ -56,7 +56,7 @@ expect() {
 
 # Built by python from the good snapshot: one edit each.
 $py - "$tmp" "$d" <<'EOF' || exit 1
-import json, os, sys
+import json, os, re, sys
 tmp, root = sys.argv[1:]
 lines = open(os.path.join(tmp, "good"), "rb").read().splitlines(True)
 objs = [json.loads(l) for l in lines]
@@ -91,6 +91,14 @@ for x in o:
 put("otherdir", dump(o))
 put("notobject", b"[1,2,3]\n")
 put("nul", lines[0].replace(b'"path":"', b'"path":"\\u0000', 1))
+# What the parser alone must refuse, and the checks after it.
+rest = b"".join(lines[1:])
+put("surrogate", lines[0].replace(b'"path":"', b'"path":"\\ud800', 1) + rest)
+put("control", lines[0].replace(b'"path":"', b'"path":"\x01', 1) + rest)
+put("nesteddup", lines[0].replace(b'"mtime":{"sec":', b'"mtime":{"sec":1,"sec":', 1) + rest)
+put("trailing", lines[0].replace(b'\n', b'{}\n') + rest)
+put("sourcenul", re.sub(rb'("fs_id":\{[^}]*"source":"[a-z]*)', rb'\1\\u0000',
+                        lines[0]) + rest)
 o = [dict(x) for x in objs]
 for x in o:
     if x["path"].endswith("/a"):
@@ -112,7 +120,12 @@ expect othertree 'another tree'
 expect missing ':1: bad or missing "ctime"'
 expect otherdir 'another directory'
 expect notobject 'not a JSON object'
-expect nul ':1: not JSON'
+expect nul ':1: bad or missing "path"'
+expect surrogate ':1: not JSON'
+expect control ':1: not JSON'
+expect nesteddup ':1: not JSON: a member name given twice'
+expect trailing ':1: not JSON'
+expect sourcenul ':1: unknown "fs_id" source'
 
 # A line of 1 GiB, streamed: refused after 64 KiB, not read to the end.
 { printf '{"path":"'; head -c 1073741824 /dev/zero | tr '\0' 'a'; echo '"}'; } |

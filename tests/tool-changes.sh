@@ -35,9 +35,9 @@ fail() {
 	status=1
 }
 
-if ! "$tool" -r --changes=/nonexistent "$tmp" 2>"$tmp/err" &&
-	grep -q 'without libjansson' "$tmp/err"; then
-	echo "SKIP: xstat was built without libjansson"
+if ! "$tool" -r --changes=/dev/null "$tmp" 2>"$tmp/err" &&
+	grep -q 'without simdjson' "$tmp/err"; then
+	echo "SKIP: xstat was built without simdjson"
 	exit 77
 fi
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Reading a snapshot (snapshot.h): lines of at most SNAP_LINE_MAX bytes,
- * each one JSON object of xstat(1)'s schema, parsed by libjansson
- * (duplicate members rejected, its own depth limit), then every member
+ * each one JSON object of xstat(1)'s schema, parsed whole by simdjson
+ * (json-tree.h: duplicate members rejected, a depth limit), then every member
  * the comparison reads checked: a number where a number belongs, within
  * its range, present exactly when result_mask says the field was
  * obtained.  Entries are kept in two hash tables: by name, and by inode
@@ -19,8 +19,11 @@
 #include "json.h"
 #include "snapshot.h"
 
-#ifdef HAVE_JANSSON
-#include <jansson.h>
+#ifdef HAVE_SIMDJSON
+#include "json-tree.h"
+
+/* Deeper than any record xstat prints (two levels), and bounded. */
+#define SNAP_DEPTH_MAX	64
 
 /* The extra results rebuilt, in the library's (ascending bit) order. */
 #define KEPT_EXTRAS	(XSTAT_REQUEST_CHANGE_TOKEN | \
@@ -39,6 +42,7 @@ struct ctx {
 	size_t		errlen;
 	const char	*name;
 	unsigned long	line;
+	struct jt_tree	*tree;
 };
 
 static int fail(struct ctx *c, const char *fmt, ...)
@@ -52,7 +56,11 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%lu: %s", c->name, c->line, msg);
+	if (c->name)
+		snprintf(c->err, c->errlen, "%s:%lu: %s", c->name, c->line,
+			 msg);
+	else	/* a part of the file: its line number is added later */
+		snprintf(c->err, c->errlen, "%s", msg);
 	return -1;
 }
 
@@ -99,29 +107,52 @@ static int next_line(struct reader *r, struct ctx *c, char **line,
 	}
 }
 
-/* An unsigned number: a JSON integer, or a string of decimal digits. */
-static int get_u64(json_t *v, uint64_t max, unsigned long long *out)
+/* The member @key of the object @o, or NULL (also when @o is not one). */
+static const struct jt_node *get(const struct jt_node *o, const char *key)
 {
-	const char *s;
+	const struct jt_node *m;
+	size_t n = strlen(key);
+	uint32_t i;
+
+	if (!o || o->type != JT_OBJECT)
+		return NULL;
+	for (m = o + 1, i = 0; i < o->len; i++, m += m->next)
+		if (m->keylen == n && m->key[0] == key[0] &&
+		    !memcmp(m->key, key, n))
+			return m;
+	return NULL;
+}
+
+static bool is_type(const struct jt_node *v, enum jt_type type)
+{
+	return v && v->type == type;
+}
+
+static bool is_integer(const struct jt_node *v)
+{
+	return v && (v->type == JT_INT || v->type == JT_UINT);
+}
+
+/* Is @v the string @s, every byte (a NUL inside is a difference)? */
+static bool is_str(const struct jt_node *v, const char *s)
+{
+	return is_type(v, JT_STRING) && v->len == strlen(s) &&
+	       !memcmp(v->str, s, v->len);
+}
+
+/* 1 to 20 decimal digits, at most @max. */
+static int get_digits(const char *s, size_t len, uint64_t max,
+		      unsigned long long *out)
+{
 	uint64_t n = 0;
+	size_t i;
 
-	if (json_is_integer(v)) {
-		json_int_t i = json_integer_value(v);
-
-		if (i < 0 || (uint64_t)i > max)
-			return -1;
-		*out = (uint64_t)i;
-		return 0;
-	}
-	if (!json_is_string(v))
+	if (!len || len > 20)
 		return -1;
-	s = json_string_value(v);
-	if (!*s || json_string_length(v) > 20)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10)
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || n > (UINT64_MAX - 9) / 10)
 			return -1;
-		n = n * 10 + (uint64_t)(*s - '0');
+		n = n * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (n > max)
 		return -1;
@@ -129,50 +160,64 @@ static int get_u64(json_t *v, uint64_t max, unsigned long long *out)
 	return 0;
 }
 
-static int get_s64(json_t *v, long long *out)
+/* An unsigned number: a JSON integer, or a string of decimal digits. */
+static int get_u64(const struct jt_node *v, uint64_t max,
+		   unsigned long long *out)
 {
-	const char *s;
-	unsigned long long mag;
-	json_t *tmp;
-	int neg, ret;
+	uint64_t n;
 
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
+	if (is_type(v, JT_STRING))
+		return get_digits(v->str, v->len, max, out);
+	if (is_type(v, JT_INT) && v->v.i >= 0)
+		n = (uint64_t)v->v.i;
+	else if (is_type(v, JT_UINT))
+		n = v->v.u;
+	else
+		return -1;
+	if (n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int get_s64(const struct jt_node *v, long long *out)
+{
+	unsigned long long mag;
+	int neg;
+
+	if (is_type(v, JT_INT)) {
+		*out = v->v.i;
 		return 0;
 	}
-	if (!json_is_string(v))
+	if (!is_type(v, JT_STRING))
 		return -1;
-	s = json_string_value(v);
-	neg = *s == '-';
-	tmp = json_string(s + neg);
-	if (!tmp)
-		return -1;
-	ret = get_u64(tmp, neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX, &mag);
-	json_decref(tmp);
-	if (ret)
+	neg = v->len && v->str[0] == '-';
+	if (get_digits(v->str + neg, v->len - neg,
+		       neg ? (uint64_t)INT64_MAX + 1 : INT64_MAX, &mag))
 		return -1;
 	*out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
 	return 0;
 }
 
-static int get_u32(json_t *o, const char *key, unsigned int *out)
+static int get_u32(const struct jt_node *o, const char *key,
+		   unsigned int *out)
 {
 	unsigned long long v;
 
-	if (get_u64(json_object_get(o, key), UINT32_MAX, &v))
+	if (get_u64(get(o, key), UINT32_MAX, &v))
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
 }
 
-static int get_time(json_t *o, const char *key, struct xstat_time *t)
+static int get_time(const struct jt_node *o, const char *key,
+		    struct xstat_time *t)
 {
-	json_t *v = json_object_get(o, key);
+	const struct jt_node *v = get(o, key);
 	unsigned long long ns;
 
-	if (!json_is_object(v) || get_s64(json_object_get(v, "sec"),
-					   &t->tv_sec) ||
-	    get_u64(json_object_get(v, "nsec"), 999999999, &ns))
+	if (!is_type(v, JT_OBJECT) || get_s64(get(v, "sec"), &t->tv_sec) ||
+	    get_u64(get(v, "nsec"), 999999999, &ns))
 		return -1;
 	t->tv_nsec = ns;
 	return 0;
@@ -188,15 +233,16 @@ static int hexval(int ch)
 }
 
 /* Lowercase hex of exactly @n bytes (n = 0: any even length) into @out. */
-static int get_hex(json_t *v, unsigned char *out, size_t n, size_t *got)
+static int get_hex(const struct jt_node *v, unsigned char *out, size_t n,
+		   size_t *got)
 {
 	const char *s;
 	size_t len, i;
 
-	if (!json_is_string(v))
+	if (!is_type(v, JT_STRING))
 		return -1;
-	s = json_string_value(v);
-	len = json_string_length(v);
+	s = v->str;
+	len = v->len;
 	if (len % 2 || (n && len != 2 * n))
 		return -1;
 	for (i = 0; i < len / 2; i++) {
@@ -213,30 +259,61 @@ static int get_hex(json_t *v, unsigned char *out, size_t n, size_t *got)
 	return 0;
 }
 
-/* The name: "path_bytes" (the exact bytes) when not null, else "path". */
-static char *get_path(json_t *o)
+/* @size bytes from @s's chunks, aligned for a struct snap_ent, or NULL. */
+static void *snap_alloc(struct snapshot *s, size_t size)
 {
-	json_t *p = json_object_get(o, "path");
-	json_t *b = json_object_get(o, "path_bytes");
-	unsigned char *out;
+	struct snap_chunk *c = s->chunks;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (size > SNAP_CHUNK)
+		return NULL;
+	if (!c || SNAP_CHUNK - c->used < size) {
+		c = malloc(sizeof(*c) + SNAP_CHUNK);
+		if (!c)
+			return NULL;
+		c->next = s->chunks;
+		c->used = 0;
+		s->chunks = c;
+	}
+	p = c->mem + c->used;
+	c->used += size;
+	return p;
+}
+
+/*
+ * A new entry with its name: "path_bytes" (the exact bytes) when not
+ * null, else "path".  NULL with the reason in *@why.
+ */
+static struct snap_ent *new_entry(struct snapshot *s,
+				  const struct jt_node *o, const char **why)
+{
+	const struct jt_node *p = get(o, "path");
+	const struct jt_node *b = get(o, "path_bytes");
+	struct snap_ent *e;
 	size_t n;
 
-	if (!json_is_string(p) || (!json_is_null(b) && !json_is_string(b)))
+	*why = "bad or missing \"path\"";
+	if (!is_type(p, JT_STRING) ||
+	    (!is_type(b, JT_NULL) && !is_type(b, JT_STRING)))
 		return NULL;
-	if (json_is_null(b)) {
-		/* jansson refuses \u0000 unless asked: no NUL inside */
-		return json_string_length(p) ? strdup(json_string_value(p))
-					     : NULL;
+	n = is_type(b, JT_NULL) ? p->len : b->len / 2;
+	/* \u0000 is valid JSON, but no name holds a NUL */
+	if (!n || (is_type(b, JT_NULL) && memchr(p->str, '\0', n)))
+		return NULL;
+	e = snap_alloc(s, sizeof(*e) + n + 1);
+	if (!e) {
+		*why = "out of memory";
+		return NULL;
 	}
-	n = json_string_length(b) / 2;
-	if (!n || !(out = malloc(n + 1)))
+	memset(e, 0, sizeof(*e));
+	e->path = (char *)(e + 1);
+	if (is_type(b, JT_NULL))
+		memcpy(e->path, p->str, n);
+	else if (get_hex(b, (unsigned char *)e->path, 0, NULL))
 		return NULL;
-	if (get_hex(b, out, 0, NULL)) {
-		free(out);
-		return NULL;
-	}
-	out[n] = '\0';
-	return (char *)out;
+	e->path[n] = '\0';
+	return e;
 }
 
 /* A field that must be there (its bit set) or is ignored. */
@@ -246,28 +323,26 @@ static char *get_path(json_t *o)
 			return fail(c, "bad or missing \"%s\"", what); \
 	} while (0)
 
-static int get_extras(struct ctx *c, json_t *o, uint64_t mask,
+static int get_extras(struct ctx *c, const struct jt_node *o, uint64_t mask,
 		      struct snap_ent *e)
 {
 	unsigned char *p = (unsigned char *)&e->res + sizeof(struct xstat);
-	json_t *v;
+	const struct jt_node *v;
 
 	if (mask & XSTAT_REQUEST_CHANGE_TOKEN) {
 		struct xstat_change_token t = { 0, 0, 0, 0 };
-		const char *src;
+		const struct jt_node *src;
 
-		v = json_object_get(o, "change_token");
-		if (!json_is_object(v) ||
-		    get_u64(json_object_get(v, "token"), UINT64_MAX,
-			    &t.token) ||
-		    get_u64(json_object_get(v, "promise"), UINT64_MAX,
-			    &t.promise) ||
-		    !json_is_string(json_object_get(v, "source")))
+		v = get(o, "change_token");
+		src = get(v, "source");
+		if (!is_type(v, JT_OBJECT) ||
+		    get_u64(get(v, "token"), UINT64_MAX, &t.token) ||
+		    get_u64(get(v, "promise"), UINT64_MAX, &t.promise) ||
+		    !is_type(src, JT_STRING))
 			return fail(c, "bad or missing \"change_token\"");
-		src = json_string_value(json_object_get(v, "source"));
-		if (strcmp(src, "ctime") == 0)
+		if (is_str(src, "ctime"))
 			t.source = XSTAT_TOKEN_FROM_CTIME;
-		else if (strcmp(src, "data_version") == 0)
+		else if (is_str(src, "data_version"))
 			t.source = XSTAT_TOKEN_FROM_DATA_VERSION;
 		memcpy(p, &t, sizeof(t));
 		p += sizeof(t);
@@ -275,29 +350,28 @@ static int get_extras(struct ctx *c, json_t *o, uint64_t mask,
 	if (mask & XSTAT_REQUEST_DV_PROMISE) {
 		struct xstat_dv_promise d;
 
-		v = json_object_get(o, "dv_promise");
-		if (!json_is_object(v) ||
-		    get_u64(json_object_get(v, "promise"), UINT64_MAX,
-			    &d.promise))
+		v = get(o, "dv_promise");
+		if (!is_type(v, JT_OBJECT) ||
+		    get_u64(get(v, "promise"), UINT64_MAX, &d.promise))
 			return fail(c, "bad or missing \"dv_promise\"");
 		memcpy(p, &d, sizeof(d));
 		p += sizeof(d);
 	}
 	if (mask & XSTAT_REQUEST_FS_ID) {
 		struct xstat_fs_id f;
-		const char *src;
+		const struct jt_node *src, *id;
 
 		memset(&f, 0, sizeof(f));
-		v = json_object_get(o, "fs_id");
-		if (!json_is_object(v) ||
-		    !json_is_string(json_object_get(v, "source")))
+		v = get(o, "fs_id");
+		src = get(v, "source");
+		id = get(v, "id");
+		if (!is_type(v, JT_OBJECT) || !is_type(src, JT_STRING))
 			return fail(c, "bad or missing \"fs_id\"");
 		/* the ID may hold zero bytes: read it as bytes, not a name */
-		if (json_string_length(json_object_get(v, "id")) != 32)
+		if (!is_type(id, JT_STRING) || id->len != 32)
 			return fail(c, "bad \"fs_id\" id");
 		{
-			const char *h = json_string_value(
-				json_object_get(v, "id"));
+			const char *h = id->str;
 			int i;
 
 			for (i = 0; i < 16; i++) {
@@ -309,10 +383,9 @@ static int get_extras(struct ctx *c, json_t *o, uint64_t mask,
 				f.id[i] = (unsigned char)(hi << 4 | lo);
 			}
 		}
-		src = json_string_value(json_object_get(v, "source"));
-		if (strcmp(src, "uuid") == 0)
+		if (is_str(src, "uuid"))
 			f.source = XSTAT_FS_ID_FROM_UUID;
-		else if (strcmp(src, "fsid") == 0)
+		else if (is_str(src, "fsid"))
 			f.source = XSTAT_FS_ID_FROM_FSID;
 		else
 			return fail(c, "unknown \"fs_id\" source");
@@ -323,13 +396,14 @@ static int get_extras(struct ctx *c, json_t *o, uint64_t mask,
 	return 0;
 }
 
-static int get_result(struct ctx *c, json_t *o, struct snap_ent *e)
+static int get_result(struct ctx *c, const struct jt_node *o,
+		      struct snap_ent *e)
 {
 	struct xstat *x = &e->res.x;
 	unsigned long long mask, v = 0;
-	json_t *dev;
+	const struct jt_node *dev;
 
-	if (get_u64(json_object_get(o, "result_mask"), UINT64_MAX, &mask))
+	if (get_u64(get(o, "result_mask"), UINT64_MAX, &mask))
 		return fail(c, "bad or missing \"result_mask\"");
 	/* Only the extras rebuilt here are in the rebuilt result. */
 	mask &= ~XSTAT_REQUEST__EXTRA_RESULTS | KEPT_EXTRAS;
@@ -343,8 +417,8 @@ static int get_result(struct ctx *c, json_t *o, struct snap_ent *e)
 	     "nlink");
 	NEED(XSTAT_REQUEST_UID, !get_u32(o, "uid", &x->st_uid), "uid");
 	NEED(XSTAT_REQUEST_GID, !get_u32(o, "gid", &x->st_gid), "gid");
-	dev = json_object_get(o, "dev");
-	if (!json_is_object(dev) ||
+	dev = get(o, "dev");
+	if (!is_type(dev, JT_OBJECT) ||
 	    get_u32(dev, "major", &x->st_dev.major) ||
 	    get_u32(dev, "minor", &x->st_dev.minor))
 		return fail(c, "bad or missing \"dev\"");
@@ -352,16 +426,16 @@ static int get_result(struct ctx *c, json_t *o, struct snap_ent *e)
 	NEED(XSTAT_REQUEST_CTIME, !get_time(o, "ctime", &x->st_ctim), "ctime");
 	NEED(XSTAT_REQUEST_BTIME, !get_time(o, "btime", &x->st_btim), "btime");
 	NEED(XSTAT_REQUEST_INO,
-	     !get_u64(json_object_get(o, "ino"), UINT64_MAX, &x->st_ino),
+	     !get_u64(get(o, "ino"), UINT64_MAX, &x->st_ino),
 	     "ino");
 	NEED(XSTAT_REQUEST_SIZE,
-	     !get_u64(json_object_get(o, "size"), UINT64_MAX, &x->st_size),
+	     !get_u64(get(o, "size"), UINT64_MAX, &x->st_size),
 	     "size");
 	NEED(XSTAT_REQUEST_GEN,
-	     !get_u64(json_object_get(o, "gen"), UINT64_MAX, &x->st_gen),
+	     !get_u64(get(o, "gen"), UINT64_MAX, &x->st_gen),
 	     "gen");
 	NEED(XSTAT_REQUEST_DATA_VERSION,
-	     !get_u64(json_object_get(o, "data_version"), UINT64_MAX, &v),
+	     !get_u64(get(o, "data_version"), UINT64_MAX, &v),
 	     "data_version");
 	if (mask & XSTAT_REQUEST_DATA_VERSION)
 		x->st_data_version = v;
@@ -473,58 +547,46 @@ static bool under(const char *path, const char *root)
 	return !path[n] || path[n] == '/' || (n && root[n - 1] == '/');
 }
 
-static int add_entry(struct ctx *c, struct snapshot *s, json_t *o,
-		     const char *root)
+static int add_entry(struct ctx *c, struct snapshot *s,
+		     const struct jt_node *o, const char *root)
 {
-	struct snap_ent *e;
-	json_t *schema = json_object_get(o, "schema");
+	const struct jt_node *schema = get(o, "schema"), *taken;
+	struct snap_ent *e, **ents;
 	struct xstat_time t;
-	char *path;
+	const char *why;
 
-	if (!json_is_integer(schema) || json_integer_value(schema) < 1)
+	if (!is_integer(schema) ||
+	    (schema->type == JT_INT && schema->v.i < 1))
 		return fail(c, "no \"schema\": not a snapshot of xstat --json");
-	if (json_integer_value(schema) > JSON_SCHEMA)
-		return fail(c, "schema %lld is newer than this xstat's (%d)",
-			    (long long)json_integer_value(schema),
-			    JSON_SCHEMA);
-	path = get_path(o);
-	if (!path)
-		return fail(c, "bad or missing \"path\"");
-	if (!under(path, root)) {
-		fail(c, "%s is not under %s: a snapshot of another tree",
-		     path, root);
-		free(path);
-		return -1;
-	}
-	if (s->n >= UINT32_MAX - 1) {
-		free(path);
+	if (schema->type == JT_UINT || schema->v.i > JSON_SCHEMA)
+		return fail(c, "schema %llu is newer than this xstat's (%d)",
+			    schema->type == JT_UINT ?
+			    (unsigned long long)schema->v.u :
+			    (unsigned long long)schema->v.i, JSON_SCHEMA);
+	if (s->n >= UINT32_MAX - 1)
 		return fail(c, "too many entries");
-	}
-	e = calloc(1, sizeof(*e));
-	if (!e) {
-		free(path);
-		return fail(c, "out of memory");
-	}
-	e->path = path;
+	e = new_entry(s, o, &why);
+	if (!e)
+		return fail(c, "%s", why);
+	if (!under(e->path, root))
+		return fail(c, "%s is not under %s: a snapshot of another tree",
+			    e->path, root);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 1024;
-		struct snap_ent **n = realloc(s->ents, cap * sizeof(*n));
 
-		if (!n) {
-			free(path);
-			free(e);
+		ents = realloc(s->ents, cap * sizeof(*ents));
+		if (!ents)
 			return fail(c, "out of memory");
-		}
-		s->ents = n;
+		s->ents = ents;
 		s->cap = cap;
 	}
 	s->ents[s->n++] = e;
-	if (json_object_get(o, "error")) {
+	if (get(o, "error")) {
 		e->flags = SNAP_FAILED;
 		return 0;
 	}
-	if (json_object_get(o, "taken") && !json_is_null(
-		    json_object_get(o, "taken"))) {
+	taken = get(o, "taken");
+	if (taken && !is_type(taken, JT_NULL)) {
 		if (get_time(o, "taken", &t))
 			return fail(c, "bad \"taken\"");
 		if (!s->have_taken || t.tv_sec < s->taken.tv_sec ||
@@ -540,16 +602,14 @@ static int add_entry(struct ctx *c, struct snapshot *s, json_t *o,
 static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
 		      size_t len, const char *root)
 {
-	json_error_t jerr;
-	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
-	int ret;
+	const struct jt_node *o;
+	char why[128];
 
-	if (!o)
-		return fail(c, "not JSON: %s", jerr.text);
-	ret = json_is_object(o) ? add_entry(c, s, o, root)
-				: fail(c, "not a JSON object");
-	json_decref(o);
-	return ret;
+	if (jt_parse(c->tree, line, len, &o, why, sizeof(why)))
+		return fail(c, "not JSON: %s", why);
+	if (o->type != JT_OBJECT)
+		return fail(c, "not a JSON object");
+	return add_entry(c, s, o, root);
 }
 
 /* A pipe or a terminal: line by line, through a bounded buffer. */
@@ -562,32 +622,38 @@ static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
 	int ret;
 
 	r.buf = malloc(r.cap);
-	if (!r.buf)
+	c->tree = jt_new(SNAP_LINE_MAX, SNAP_DEPTH_MAX);
+	if (!r.buf || !c->tree) {
+		free(r.buf);
+		jt_free(c->tree);
 		return fail(c, "out of memory");
+	}
 	while ((ret = next_line(&r, c, &line, &len)) > 0) {
 		ret = parse_line(c, s, line, len, root);
 		if (ret)
 			break;
 	}
 	free(r.buf);
+	jt_free(c->tree);
 	return ret;
 }
 
 /*
  * A regular file is mapped and its lines parsed by a few threads, each a
- * run of whole lines into a snapshot of its own, joined in file order:
- * the parse is most of --changes' time (bench/RESULTS.md).  The lines are
- * found (and their length checked) first, so that every thread knows its
- * first line's number.
+ * run of whole lines into a snapshot of its own, joined in file order.
+ * The runs are cut at the first line starting after an equal share of
+ * the bytes; each thread counts its own lines, and an error's line
+ * number is known once the runs before it are counted.
  */
 #define PARSERS_MAX	4
+#define PART_MIN	(1024 * 1024)	/* smaller files: one thread */
 
 struct part {
 	struct snapshot	s;
-	struct ctx	c;
+	struct ctx	c;		/* .line: lines of this part read */
 	char		err[512];
 	const char	*p, *end, *root;
-	unsigned long	line0;
+	bool		last;		/* its end is the file's */
 	int		ret;
 };
 
@@ -596,21 +662,38 @@ static void *parse_part(void *arg)
 	struct part *t = arg;
 	const char *p = t->p, *nl;
 
-	t->c.line = t->line0;
+	t->c.tree = jt_new(SNAP_LINE_MAX, SNAP_DEPTH_MAX);
+	if (!t->c.tree) {
+		t->ret = fail(&t->c, "out of memory");
+		return NULL;
+	}
 	while (p < t->end) {
 		nl = memchr(p, '\n', (size_t)(t->end - p));
 		t->c.line++;
+		if (!nl) {
+			/* only the last part can end without a newline */
+			t->ret = fail(&t->c, "last line cut short (no "
+				      "newline): a truncated snapshot");
+			break;
+		}
+		if (nl - p > SNAP_LINE_MAX) {
+			t->ret = fail(&t->c, "line longer than %d bytes",
+				      SNAP_LINE_MAX);
+			break;
+		}
 		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), t->root);
 		if (t->ret)
 			break;
 		p = nl + 1;
 	}
+	jt_free(t->c.tree);
 	return NULL;
 }
 
-/* Join the parts' entries, in order, into @s. */
+/* Join the parts' entries and their memory, in order, into @s. */
 static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 {
+	struct snap_chunk **tail = &s->chunks;
 	size_t total = 0, k = 0;
 	int i;
 
@@ -632,6 +715,10 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 			s->taken = q->taken;
 			s->have_taken = true;
 		}
+		*tail = q->chunks;
+		while (*tail)
+			tail = &(*tail)->next;
+		q->chunks = NULL;
 		free(q->ents);
 		q->ents = NULL;
 		q->n = 0;
@@ -646,43 +733,30 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 	struct part parts[PARSERS_MAX];
 	pthread_t tid[PARSERS_MAX];
 	bool started[PARSERS_MAX];
-	const char *p = map, *end = map + size, *nl;
-	unsigned long lines = 0, cut_line[PARSERS_MAX];
-	const char *cut[PARSERS_MAX];
+	const char *end = map + size, *cut = map, *from, *nl;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = cpus < 1 ? 1 : cpus > PARSERS_MAX ? PARSERS_MAX : (int)cpus;
-	int i, k = 1, ret = 0;
+	unsigned long lines = 0;
+	int i, ret = 0;
 
-	cut[0] = map;
-	cut_line[0] = 0;
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		c->line = lines + 1;
-		if (!nl)
-			return fail(c, "last line cut short (no newline): "
-				    "a truncated snapshot");
-		if (nl - p > SNAP_LINE_MAX)
-			return fail(c, "line longer than %d bytes",
-				    SNAP_LINE_MAX);
-		lines++;
-		p = nl + 1;
-		if (k < n && p < end && (size_t)(p - map) >= size * k / n) {
-			cut[k] = p;
-			cut_line[k++] = lines;
-		}
-	}
-	n = k;
-	/* Jansson draws its hash seed once, before any thread parses. */
-	json_object_seed(0);
+	if (size < PART_MIN)
+		n = 1;
 	for (i = 0; i < n; i++) {
 		memset(&parts[i], 0, sizeof(parts[i]));
 		parts[i].c = *c;
+		parts[i].c.name = NULL;
+		parts[i].c.line = 0;
 		parts[i].c.err = parts[i].err;
 		parts[i].c.errlen = sizeof(parts[i].err);
-		parts[i].p = cut[i];
-		parts[i].end = i + 1 < n ? cut[i + 1] : end;
-		parts[i].line0 = cut_line[i];
 		parts[i].root = root;
+		parts[i].p = cut;
+		from = map + size / n * (i + 1);
+		if (from < cut)
+			from = cut;
+		nl = i + 1 < n ? memchr(from, '\n', (size_t)(end - from))
+			       : NULL;
+		cut = nl ? nl + 1 : end;
+		parts[i].end = cut;
 	}
 	for (i = 1; i < n; i++) {
 		started[i] = !pthread_create(&tid[i], NULL, parse_part,
@@ -697,11 +771,15 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 		else
 			parse_part(&parts[i]);
 	}
-	for (i = 0; i < n && !ret; i++)
+	/* The first error in the file; the parts before it were whole. */
+	for (i = 0; i < n && !ret; i++) {
 		if (parts[i].ret) {
-			snprintf(c->err, c->errlen, "%s", parts[i].err);
+			snprintf(c->err, c->errlen, "%s:%lu: %s", c->name,
+				 lines + parts[i].c.line, parts[i].err);
 			ret = -1;
 		}
+		lines += parts[i].c.line;
+	}
 	if (!ret)
 		ret = join(c, parts, n, s);
 	for (i = 0; i < n; i++)
@@ -712,7 +790,7 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 int snapshot_load(FILE *f, const char *name, const char *root,
 		  struct snapshot *s, char *err, size_t errlen)
 {
-	struct ctx c = { err, errlen, name, 0 };
+	struct ctx c = { err, errlen, name, 0, NULL };
 	struct stat sb;
 	void *map;
 	int ret;
@@ -735,7 +813,7 @@ int snapshot_load(FILE *f, const char *name, const char *root,
 	return ret;
 }
 
-#else /* !HAVE_JANSSON */
+#else /* !HAVE_SIMDJSON */
 
 int snapshot_load(FILE *f, const char *name, const char *root,
 		  struct snapshot *s, char *err, size_t errlen)
@@ -743,7 +821,7 @@ int snapshot_load(FILE *f, const char *name, const char *root,
 	(void)f;
 	(void)root;
 	memset(s, 0, sizeof(*s));
-	snprintf(err, errlen, "%s: this xstat was built without libjansson: "
+	snprintf(err, errlen, "%s: this xstat was built without simdjson: "
 		 "it cannot read snapshots", name);
 	return -1;
 }
@@ -773,11 +851,11 @@ struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 
 void snapshot_free(struct snapshot *s)
 {
-	size_t i;
+	struct snap_chunk *c;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->ents[i]->path);
-		free(s->ents[i]);
+	while ((c = s->chunks)) {
+		s->chunks = c->next;
+		free(c);
 	}
 	free(s->ents);
 	free(s->path_heads);

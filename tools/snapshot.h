@@ -2,7 +2,7 @@
 /*
  * A snapshot: what `xstat -r --json --change-token DIR` printed, read
  * back for --changes.  The file sat on disk between runs, so it is input
- * not to be trusted: it is parsed by libjansson, one line at a time and
+ * not to be trusted: it is parsed by simdjson, one line at a time and
  * each line at most SNAP_LINE_MAX bytes, and every member the comparison
  * uses is checked for its type and range.  Anything else is an error
  * with the line number, never a guess.
@@ -42,7 +42,17 @@ struct snap_ent {
 	} res;
 };
 
+/* The entries and their names are cut from chunks of SNAP_CHUNK bytes. */
+#define SNAP_CHUNK	(1024 * 1024)
+
+struct snap_chunk {
+	struct snap_chunk	*next;
+	size_t			used;
+	char			mem[];
+};
+
 struct snapshot {
+	struct snap_chunk *chunks;	/* the newest first */
 	struct snap_ent	**ents;
 	size_t		n, cap;
 	uint32_t	*path_heads;	/* buckets: index + 1, 0 empty */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * btrfs creation time (otime), generation and data version (the inode
+ * btrfs.  statx gives the creation time; the generation comes from the
+ * file handle (layout below); f_fsid is made from the UUID.
+ *
+ * Creation time (otime), generation and data version (the inode
  * item's sequence number, which NFS uses as its change attribute) from
  * BTRFS_IOC_TREE_SEARCH: the INODE_ITEM of st_ino in the subvolume tree of
  * the descriptor (tree_id 0), the descriptor being the file itself or its
@@ -28,9 +31,13 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include "internal.h"
+#include "fs.h"
 #include "fsprobe_uapi.h"
 #include "le.h"
+#include "fscache.h"
+#include "fsquery.h"
+
+#define BTRFS_SUPER_MAGIC	0x9123683E
 
 /* What the data version is checked against. */
 #define STAT_FRESH	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME | \
@@ -80,14 +87,15 @@ static int search_inode_item(int fd, uint64_t ino, void *out)
 	return 0;
 }
 
-int xs_btrfs_probe(const struct xs_target *t, uint64_t want,
-		   uint32_t fsflags, struct xs_stat *st)
+static int btrfs_probe(const struct xs_fs *fs, const struct xs_target *t,
+		       uint64_t want, uint32_t fsflags, struct xs_stat *st)
 {
 	unsigned char item[XS_BTRFS_INODE_ITEM_SIZE];
 	struct xs_time otime, ctime, mtime;
 	uint64_t gen;
 	int ret;
 
+	(void)fs;
 	want &= XS_CLASS3;
 	if (!want || (fsflags & XS_FSF_NO_FSPROBE))
 		return 0;
@@ -123,3 +131,40 @@ int xs_btrfs_probe(const struct xs_target *t, uint64_t want,
 	}
 	return 0;
 }
+
+/* FILEID_BTRFS_WITHOUT_PARENT and kin: objectid, root, generation. */
+static int btrfs_handle(const struct file_handle *fh, uint64_t *ino,
+			uint64_t *gen)
+{
+	const unsigned char *b = fh->f_handle;
+	int type = fh->handle_type;
+
+	if ((type == 0x4d || type == 0x4e || type == 0x4f) &&
+	    fh->handle_bytes >= 20) {
+		*ino = xs_handle64(b);
+		*gen = xs_handle32(b + 16);
+		return 0;
+	}
+	return -EPROTO;
+}
+
+/*
+ * The inode sequence's promise holds once the item is checked against
+ * the same stat's ctime (above); it can lag the in-memory inode until the
+ * transaction commits (LAGS).
+ */
+const struct xs_fs xs_fs_btrfs = {
+	.magic		= BTRFS_SUPER_MAGIC,
+	.name		= "btrfs",
+	.flags		= XS_FS_STATX_BTIME | XS_FS_FSID_UUID,
+	.mgtime_type	= "btrfs",
+	.dv		= XSTAT_PROMISE_EVERY_CHANGE | XSTAT_PROMISE_MONOTONIC |
+			  XSTAT_PROMISE_PERSISTENT | XSTAT_PROMISE_METADATA |
+			  XSTAT_PROMISE_NAMES | XSTAT_PROMISE_LAGS,
+	.ctime		= XSTAT_PROMISE_PERSISTENT | XSTAT_PROMISE_METADATA |
+			  XSTAT_PROMISE_NAMES,
+	.btime_needs	= XS_NEEDS_FS_QUERY,
+	.dv_needs	= XS_NEEDS_FS_QUERY | XS_NEEDS_ROOT,
+	.handle		= btrfs_handle,
+	.probe		= btrfs_probe,
+};

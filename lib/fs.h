@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What each filesystem gives libxstat beyond what statx (or fstat) says
+ * of every file: one row per filesystem, each row in the file named after
+ * it (fs_ext4.c, fs_xfs.c, ...), every row listed once in fs.c.  Code
+ * above the table asks only the table: no other file under lib/ names a
+ * filesystem's magic number.  Adding a filesystem is one fs_*.c file and
+ * one line in fs.c (docs/ARCHITECTURE.md shows it with fs_tmpfs.c).
+ *
+ * A row states facts that were measured on that filesystem (libxstat(7),
+ * "What a data version promises"; tests/test-token.c and
+ * tests/check-promises.sh check them per file type); a filesystem without
+ * a row promises nothing beyond the default (fs.c).
+ */
+#ifndef LIBXSTAT_FS_H
+#define LIBXSTAT_FS_H
+
+#include <stdint.h>
+#include <string.h>
+#include "internal.h"
+
+/* struct xs_fs.flags */
+#define XS_FS_REMOTE		0x01	/* any call may be a server request */
+#define XS_FS_STATX_BTIME	0x02	/* statx gives btime where the inode has one */
+#define XS_FS_FSID_UUID		0x04	/* f_fsid is made from the fs UUID */
+#define XS_FS_RAW_INODES	0x08	/* batches read raw inodes (bulk_ext4.c) */
+#define XS_FS_DV_LOW32_COARSE	0x10	/* dv: 32 bits where ctime has seconds */
+
+/* struct xs_fs.btime_needs and .dv_needs: what reading the value takes. */
+#define XS_NEEDS_ROOT		0x1	/* euid 0: the block device is root's */
+#define XS_NEEDS_FS_QUERY	0x2	/* CAP_SYS_ADMIN now (probe_fsquery.c) */
+
+/* Filesystem-wide file types, for xs_fs.tick_types. */
+#define XS_FT_REG		0x1
+#define XS_FT_DIR		0x2
+#define XS_FT_LNK		0x4
+#define XS_FT_OTHER		0x8
+
+struct xs_fs {
+	uint32_t	magic;		/* statfs(2) f_type */
+	const char	*name;
+	unsigned	flags;		/* XS_FS_* */
+	/*
+	 * The mount type that has multigrain timestamps (FS_MGTIME) since
+	 * Linux 6.13; NULL: none (the ext4 driver's "ext2" and "ext3"
+	 * mount types share ext4's magic, not its FS_MGTIME).
+	 */
+	const char	*mgtime_type;
+	/*
+	 * Promises (promise.c): @dv, of the data version libxstat reads
+	 * there once armed (0: it reads none); @ctime, of the ctime token
+	 * besides EVERY_CHANGE or TICK; @tick_types, the file types (XS_FT_*)
+	 * whose ctime promises only TICK even with multigrain timestamps.
+	 */
+	uint64_t	dv;
+	uint64_t	ctime;
+	unsigned	tick_types;
+	/* What the fallback's creation time and the data version need. */
+	unsigned char	btime_needs;
+	unsigned char	dv_needs;
+	/* The creation-time xattr (probe_xattr.c), or NULL. */
+	const char	*btime_xattr;
+	/*
+	 * The inode number and generation inside a file handle of this
+	 * filesystem (name_to_handle_at(2)): 0, or -EPROTO for a layout it
+	 * does not know.  NULL: its handles are not decoded.
+	 */
+	int		(*handle)(const struct file_handle *fh, uint64_t *ino,
+				  uint64_t *gen);
+	/*
+	 * Class (3) fields statx and the handle did not give: add what
+	 * @want asks and can be trusted for the anchored @t, else leave it
+	 * cleared.  Returns the filesystem's own answer for supplement.c to
+	 * judge the filesystem by (-ENOTTY: it has no such ioctl), 0 when
+	 * there was none.  NULL: no such source.
+	 */
+	int		(*probe)(const struct xs_fs *fs, const struct xs_target *t,
+				 uint64_t want, uint32_t fsflags,
+				 struct xs_stat *st);
+};
+
+/*
+ * The row of @magic; the default row (fs.c) for a filesystem without
+ * one; NULL when @magic is 0 (the type is not known: nothing is assumed).
+ */
+const struct xs_fs *xs_fs_of(uint32_t magic);
+
+/* The rows, each defined in its fs_*.c. */
+extern const struct xs_fs xs_fs_ext4, xs_fs_xfs, xs_fs_btrfs, xs_fs_tmpfs,
+	xs_fs_fuse, xs_fs_nfs, xs_fs_smb, xs_fs_cifs, xs_fs_smb2, xs_fs_ncp,
+	xs_fs_coda, xs_fs_afs, xs_fs_ceph;
+
+/* Handles are in host byte order. */
+static inline uint32_t xs_handle32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t xs_handle64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The FILEID_INO32_GEN layouts (1, and 2 with the parent): ext4, XFS. */
+int xs_handle_ino32_gen(const struct file_handle *fh, uint64_t *ino,
+			uint64_t *gen);
+
+/* The xattr source of a creation time (probe_xattr.c): fs->btime_xattr. */
+int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
+		   uint64_t want, uint32_t fsflags, struct xs_stat *st);
+
+/* Network and FUSE filesystems: any call may be a server request. */
+int xs_fs_remote(uint32_t magic);
+
+/*
+ * fs.c: does a mount of type @type (the mount's name, "ext4") with @magic
+ * use multigrain timestamps on this kernel?
+ */
+int xs_fs_type_mgtime(uint32_t magic, const char *type);
+
+/*
+ * probe_ext4.c: read the raw ext4 inode of @st from its block device and
+ * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
+ * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
+ * the file again: the data version may need one more stat of it (see
+ * dv_armed() in probe_ext4.c).
+ */
+void xs_ext4_probe(const struct xs_target *t, uint64_t want,
+		   uint32_t fsflags, struct xs_stat *st);
+
+
+/*
+ * probe_xattr.c: the NT time of a creation-time xattr (-ERANGE if
+ * invalid); the probes of each filesystem are in its row (fs.h).
+ */
+int xs_nt_time_to_unix(uint64_t nt, struct xs_time *t);
+
+#endif

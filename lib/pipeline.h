@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One path from the kernel's answer to the caller's buffer, for xstat(),
+ * fxstat() and every directory-stream entry.
+ */
+#ifndef LIBXSTAT_PIPELINE_H
+#define LIBXSTAT_PIPELINE_H
+
+#include "result.h"
+
+/*
+ * The tail every result goes through (xstat.c's calls, bulk_entry.c's
+ * entries), once the kernel's answer and the supplements are in @st: the
+ * promises, the reasons for what is missing, the times the caller did not
+ * ask for dropped (@drop_cmtime), the copy out.  @t: the anchored target,
+ * or NULL.  Inline: a plain result pays only for the tests.
+ */
+static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
+				 int from_statx, int drop_cmtime,
+				 struct xs_stat *st, struct xstat *buffer,
+				 size_t buflen)
+{
+	if (request & XS_PROMISE_EXTRAS)
+		xs_promise_fill(t, request, st);
+	if (request & XSTAT_REQUEST_WHY_MISSING)
+		xs_why_fill(t, request, from_statx, st);
+	if (drop_cmtime)
+		xs_stat_drop_cmtime(st);
+	return xs_copyout(st, request, buffer, buflen);
+}
+
+
+/*
+ * xstat.c: xstat()'s work for @t once its arguments are checked: the
+ * result's size, or -errno (errno untouched).
+ */
+/*
+ * xstat.c: the kernel's answer for @t, asked with @ask, recorded in @st
+ * for a caller who asked @request: 1 from statx, 0 from fstatat, or
+ * -errno.  A directory stream's batch asks more than its caller.
+ */
+int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+		   struct xs_stat *st);
+
+ssize_t xs_stat_target(const struct xs_target *t,
+		       const struct xstat_parameters *params,
+		       struct xstat *buffer, size_t buflen);
+
+#endif /* LIBXSTAT_PIPELINE_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What is added to the record once the kernel has answered, and how it
+ * leaves: the supplements (class (3) fields and extra results), the
+ * promises, the reasons for what is missing, the copy out.  pipeline.h
+ * strings them together.
+ */
+#ifndef LIBXSTAT_RESULT_H
+#define LIBXSTAT_RESULT_H
+
+#include "internal.h"
+
+/* supplement.c: add class (3) fields that were requested and are missing. */
+void xs_supplement(const struct xs_target *t, uint64_t request,
+		   struct xs_stat *st);
+
+
+/*
+ * promise.c: the change token and the data version's promise into @st,
+ * where @request asks, from the filesystem's row (fs.h); @t is the
+ * anchored target or NULL (then only what is cached or needs no
+ * descriptor is looked up).
+ */
+
+void xs_promise_fill(const struct xs_target *t, uint64_t request,
+		     struct xs_stat *st);
+
+/*
+ * fsid.c: XSTAT_REQUEST_FS_ID.  xs_fs_id_cached(): from what is known of
+ * @st's mount, without a descriptor (the stream and the unanchored path).
+ * xs_fs_id_get(): the same, else probed through the anchored @t.  Both
+ * set the field and its bit, or leave them; 0 or -errno.
+ */
+int xs_fs_id_cached(struct xs_stat *st);
+int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st);
+
+
+/*
+ * why.c: the XSTAT_WHY_* reasons for the class (3) fields @request asked
+ * for and @st lacks, into @st, where the library knows them; @t as for
+ * xs_promise_fill(), @from_statx: the kernel's answer came from statx.
+ */
+void xs_why_fill(const struct xs_target *t, uint64_t request,
+		 int from_statx, struct xs_stat *st);
+
+
+/* copyout.c: the public layout and the buffer-size rule. */
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen);
+
+#endif /* LIBXSTAT_RESULT_H */
