@@ -53,7 +53,6 @@ static inline int xs_statx_works(void)
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx);
 /* @ret: the kernel's return (rawsys.h), not 0. */
-__attribute__((cold))
 int xs_statx_failed(int state, long ret);
 
 /* A file's identity as the kernel says it now. */

@@ -59,7 +59,6 @@ static void free_dir(struct xstat_dir *d)
 	free(d->dents);
 	free(d->ents);
 	free(d->keys);
-	free(d->keys_tmp);
 	free(d->names);
 	free(d->sts);
 	free(d->order);
@@ -176,9 +175,8 @@ static struct xstat_dir *alloc_dir(void)
 	d->dents = malloc(BULK_DENTS);
 	d->ents = malloc(BULK_BATCH * sizeof(*d->ents));
 	d->keys = malloc(BULK_BATCH * sizeof(*d->keys));
-	d->keys_tmp = malloc(BULK_BATCH * sizeof(*d->keys));
 	d->names = malloc(BULK_NAMES);
-	if (!d->dents || !d->ents || !d->keys || !d->keys_tmp || !d->names) {
+	if (!d->dents || !d->ents || !d->keys || !d->names) {
 		free_dir(d);
 		return NULL;
 	}

@@ -38,7 +38,7 @@ struct xstat_dir {
 	int			eof;
 	/* the batch, handed out in keys[] order; names in the arena */
 	struct bulk_ent		*ents;
-	struct bulk_key		*keys, *keys_tmp;
+	struct bulk_key		*keys;
 	char			*names;
 	size_t			n, next;
 	/* a raw-read batch's records and bulk_ext4.c's scratch */

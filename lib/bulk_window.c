@@ -37,38 +37,20 @@ static int is_dot(const char *name)
 	       (!name[1] || (name[1] == '.' && !name[2]));
 }
 
-/*
- * Sort the window's keys by inode number: a stable LSD radix sort, one
- * pass per byte, skipping bytes that are the same in every key (the high
- * bytes of most inode numbers).  Stable, so the names of one inode keep
- * the directory's order.
- */
+/* Inode numbers in order; the names of one inode in the directory's. */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct bulk_key *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Sort the window's keys by inode number. */
 static void sort_keys(struct xstat_dir *d)
 {
-	struct bulk_key *src = d->keys, *dst = d->keys_tmp, *t;
-	size_t count[256], i, sum;
-	unsigned shift;
-
-	for (shift = 0; shift < 64; shift += 8) {
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < d->n; i++)
-			count[src[i].ino >> shift & 0xff]++;
-		if (d->n == 0 || count[src[0].ino >> shift & 0xff] == d->n)
-			continue;
-		for (i = 0, sum = 0; i < 256; i++) {
-			size_t c = count[i];
-
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < d->n; i++)
-			dst[count[src[i].ino >> shift & 0xff]++] = src[i];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != d->keys)
-		memcpy(d->keys, src, d->n * sizeof(*src));
+	qsort(d->keys, d->n, sizeof(*d->keys), key_cmp);
 }
 
 /*

@@ -2,9 +2,10 @@
 /*
  * CRC-32C, for ext4's metadata_csum.  The SSE4.2 crc32 instruction (the
  * same polynomial, same bit order) is used when the CPU has it, since
- * every probe checksums an inode; the table otherwise.  The
- * table is the reflected polynomial 0x82F63B78 applied to every byte value
- * and has no alignment or endianness subtleties.
+ * every raw read checksums an inode: the table alone costs a raw-inode
+ * directory stream 18% and a +DATA_VERSION call 5% (bench/RESULTS.md).
+ * The table is the reflected polynomial 0x82F63B78 applied to every byte
+ * value and has no alignment or endianness subtleties.
  */
 #include <string.h>
 #include "crc32c.h"
@@ -98,17 +99,6 @@ static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 #ifdef __x86_64__
 	uint64_t crc64 = crc, q;
 
-	/* Four at a time: the loop's own instructions are a third less. */
-	for (; len >= 32; p += 32, len -= 32) {
-		memcpy(&q, p, 8);
-		crc64 = __builtin_ia32_crc32di(crc64, q);
-		memcpy(&q, p + 8, 8);
-		crc64 = __builtin_ia32_crc32di(crc64, q);
-		memcpy(&q, p + 16, 8);
-		crc64 = __builtin_ia32_crc32di(crc64, q);
-		memcpy(&q, p + 24, 8);
-		crc64 = __builtin_ia32_crc32di(crc64, q);
-	}
 	for (; len >= 8; p += 8, len -= 8) {
 		memcpy(&q, p, 8);
 		crc64 = __builtin_ia32_crc32di(crc64, q);

@@ -149,9 +149,9 @@ static int open_node(const union fact_words *u, const struct xs_ext4_fs *fs)
  * can open it, its geometry.  The facts are stored for the next call; the
  * open fd is the caller's.
  */
-static __attribute__((noinline))
-int learn(struct dev_slot *s, uint32_t seq, const struct xs_ext4_fs *fs,
-	  union fact_words *u, struct xs_ext4_dev *d)
+static int learn(struct dev_slot *s, uint32_t seq,
+		 const struct xs_ext4_fs *fs, union fact_words *u,
+		 struct xs_ext4_dev *d)
 {
 	int fd, ret, changed, driver = 0;
 

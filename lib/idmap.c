@@ -92,7 +92,6 @@ static int maps_to(const char *s, const char *end, uint32_t n,
  * cannot be read (statmount missing, older than 6.15, maps too large).
  * A mount without an idmapping shows ids as stored.
  */
-__attribute__((noinline, cold))
 int xs_idmap_same_owner(uint64_t mnt_id, uint32_t uid, uint32_t gid,
 			uint32_t shown_uid, uint32_t shown_gid)
 {

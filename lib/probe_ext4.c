@@ -117,7 +117,7 @@ int xs_ext4_same_file(const struct xs_ext4_inode *in,
 	 * every file the mapping moves, and accept an inode whose raw
 	 * owner equals the mapped one by chance.
 	 */
-	if (__builtin_expect(id->idmap_mnt != 0, 0))
+	if (id->idmap_mnt)
 		return xs_idmap_same_owner(id->idmap_mnt, in->uid, in->gid,
 					   id->uid, id->gid);
 	return in->uid == id->uid && in->gid == id->gid;
@@ -186,8 +186,7 @@ static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in,
  * read.  1 if it reached the inode that was read (same device and inode
  * number: a path can be renamed over meanwhile).
  */
-static __attribute__((noinline))
-int arm_again(const struct xs_target *t, const struct probe_id *id)
+static int arm_again(const struct xs_target *t, const struct probe_id *id)
 {
 	struct xs_ident k;
 

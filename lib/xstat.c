@@ -43,11 +43,10 @@ static inline int cmtime_unasked(uint64_t request)
 
 /*
  * The tail of a call's result; its times dropped as cmtime_unasked() says.
- * Inlined into each caller: on a plain result it is a few tests.
  */
-static inline __attribute__((always_inline))
-ssize_t deliver(const struct xs_target *t, uint64_t request, int from_statx,
-		struct xs_stat *st, struct xstat *buffer, size_t buflen)
+static inline ssize_t deliver(const struct xs_target *t, uint64_t request,
+			      int from_statx, struct xs_stat *st,
+			      struct xstat *buffer, size_t buflen)
 {
 	return xs_deliver(t, request, from_statx,
 			  from_statx && cmtime_unasked(request), st, buffer,
