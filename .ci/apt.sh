@@ -9,8 +9,11 @@
 # Wait for, rather than fail on, another apt or dpkg that holds the lock.
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 
+APT_LISTS_STALE=0	# 1: the last apt_update went on with old lists
+
 apt_update() {
 	local try pause=10
+	APT_LISTS_STALE=0
 	for try in 1 2 3; do
 		apt_get update -qq && return 0
 		[ "$try" -lt 3 ] || break
@@ -21,6 +24,7 @@ apt_update() {
 	if compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
 		echo "apt-get update: the mirror stayed inconsistent; going on" \
 			"with the package lists already here" >&2
+		APT_LISTS_STALE=1
 		return 0
 	fi
 	return 1
