@@ -38,14 +38,8 @@ shift $((OPTIND - 1))
 [ "$(id -u)" = 0 ] || { echo "needs root (loop mount)" >&2; exit 1; }
 src=$(sed -n 's/^abs_top_srcdir = //p' Makefile)
 cflags=$(sed -n 's/^CFLAGS = //p' Makefile)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ab-run.XXXXXX")
-dev=
-cleanup() {
-	umount "$tmp/mnt" 2>/dev/null || true
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratch.sh"
+scratch_dir ab-run
 
 # build REV [PATCH] NAME: $tmp/NAME.so
 build() {

@@ -11,14 +11,8 @@ rounds=${3:-11}
 cold=${4:-5}
 b=bench/bulk-bench
 [ -x "$b" ] || { echo "make bench first" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bulk-bench.XXXXXX")
-dev=
-cleanup() {
-	umount "$tmp/mnt" 2>/dev/null || true
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratch.sh"
+scratch_dir bulk-bench
 chmod 755 "$tmp"	# the "nobody" rows run in a child as uid 65534
 truncate -s 2G "$tmp/img"
 mkfs.ext4 -q -F -N $((m + n + 1000)) "$tmp/img"

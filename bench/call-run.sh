@@ -11,14 +11,8 @@ calls=${2:-200}
 b=bench/xstat-bench
 [ -x "$b" ] || { echo "make bench first" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "needs root (loop mount)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/call-run.XXXXXX")
-dev=
-cleanup() {
-	umount "$tmp/mnt" 2>/dev/null || true
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratch.sh"
+scratch_dir call-run
 truncate -s 1G "$tmp/img"
 mkfs.ext4 -q -F "$tmp/img"
 dev=$(losetup -f --show "$tmp/img")

@@ -27,14 +27,8 @@ timer=$(dirname "$0")/walk-time.py
 [ -x "$floor" ] || { echo "build the floor first (make bench)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "root is needed (loop mount)" >&2; exit 1; }
 bfs=$(command -v bfs || true)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/walk-bench.XXXXXX")
-dev=
-cleanup() {
-	umount "$tmp/mnt" 2>/dev/null || true
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratch.sh"
+scratch_dir walk-bench
 truncate -s 2G "$tmp/img"
 mkfs.ext4 -q -F -N $((dirs * files + dirs + 1000)) "$tmp/img"
 dev=$(losetup -f --show "$tmp/img")
