@@ -10,7 +10,9 @@
  *
  * A token left equal by a change its promise covers is a broken promise
  * (exit status 1); so is an unchanged data version whose promise covers
- * the change.  Everything happens in a scratch directory made under DIR
+ * the change.  A cell that got fewer rounds than asked (every round
+ * straddled a tick, as when its writes are throttled) is unmeasured, not
+ * kept: without a broken promise, such a run exits 3.  Everything happens in a scratch directory made under DIR
  * and removed at the end, on error and on SIGINT, SIGTERM or SIGHUP.
  */
 #include <errno.h>
@@ -36,7 +38,7 @@
 
 #define ROUNDS_DEFAULT	8
 #define ROUNDS_MAX	100000
-/* rounds made again because they straddled a tick, at most, per round */
+/* rounds made again because they straddled a tick, at most, per cell */
 #define RETRIES		100
 
 enum way { W_PATH, W_FD, W_STREAM, W_NWAYS };
@@ -78,8 +80,11 @@ struct run {
 	int		rounds;
 	bool		json;
 	char		fs[64];
-	unsigned	ok, broken, skipped, errors;
+	unsigned	ok, broken, unmeasured, skipped, errors;
 };
+
+/* The exit status of a run whose only fault is an unmeasured cell. */
+#define EXIT_UNMEASURED	3
 
 static volatile sig_atomic_t stop_signal;
 
@@ -125,7 +130,8 @@ static void usage(void)
 "  -j, --json       print one JSON object per cell\n"
 "  -h, --help       show this help and exit\n"
 "\n"
-"Exit status: 0 every promise kept, 1 a promise broken, 2 an error.\n",
+"Exit status: 0 every promise kept, 1 a promise broken, 2 an error,\n"
+"3 a cell measured in fewer rounds than asked (and none broken).\n",
 	       ROUNDS_DEFAULT);
 }
 
@@ -473,21 +479,55 @@ static const char *promise_names(uint64_t p, char buf[32])
 	return buf;
 }
 
-static const char *verdict(const struct cell *cell, char *buf, size_t len)
+enum verdict { V_OK, V_BROKEN, V_UNMEASURED, V_SKIPPED, V_ERROR };
+
+/*
+ * A broken promise is one whatever the rounds; a cell with fewer rounds
+ * than asked (ticks straddled past the retries, a signal) has not been
+ * measured enough to call its promise kept.
+ */
+static enum verdict cell_verdict(const struct run *run,
+				 const struct cell *cell)
 {
 	if (cell->error)
+		return V_ERROR;
+	if (cell->skip_errno)
+		return V_SKIPPED;
+	if (cell->token_broken || cell->dv_broken)
+		return V_BROKEN;
+	if (cell->rounds < (unsigned)run->rounds)
+		return V_UNMEASURED;
+	return V_OK;
+}
+
+static const char *verdict(const struct run *run, const struct cell *cell,
+			   char *buf, size_t len)
+{
+	switch (cell_verdict(run, cell)) {
+	case V_ERROR:
 		snprintf(buf, len, "error: %s: %s", cell->error_what,
 			 strerror(cell->error));
-	else if (cell->skip_errno)
+		break;
+	case V_SKIPPED:
 		snprintf(buf, len, "skipped: %s", strerror(cell->skip_errno));
-	else if (cell->token_broken || cell->dv_broken)
+		break;
+	case V_BROKEN:
 		snprintf(buf, len, "BROKEN");
-	else if (!cell->rounds)
-		snprintf(buf, len, "interrupted");
-	else
+		break;
+	case V_UNMEASURED:
+		snprintf(buf, len, "unmeasured: %u of %d rounds",
+			 cell->rounds, run->rounds);
+		break;
+	default:
 		snprintf(buf, len, "ok");
+	}
 	return buf;
 }
+
+static const char *const verdict_names[] = {
+	[V_OK] = "ok", [V_BROKEN] = "broken", [V_UNMEASURED] = "unmeasured",
+	[V_SKIPPED] = "skipped", [V_ERROR] = "error",
+};
 
 static void print_json(const struct run *run, const struct ck_change *c,
 		       enum ck_type type, enum way w, const struct cell *cell)
@@ -509,15 +549,15 @@ static void print_json(const struct run *run, const struct ck_change *c,
 		fputs("\"dv_rounds\":0,\"dv_moved\":null,\"dv_broken\":null,"
 		      "\"dv_promise\":null", f);
 	fprintf(f, ",\"ctime_moved\":%u,\"promise\":", cell->ctime_moved);
-	flag_names(f, cell->promise, true);
+	if (cell->rounds)
+		flag_names(f, cell->promise, true);
+	else
+		fputs("null", f);
 	fputs(",\"needs\":", f);
 	flag_names(f, needs(c), true);
-	fputs(",\"verdict\":\"", f);
-	fputs(cell->error ? "error" : cell->skip_errno ? "skipped" :
-	      cell->token_broken || cell->dv_broken ? "broken" :
-	      !cell->rounds ? "interrupted" :
-	      "ok", f);
-	fprintf(f, "\",\"errno\":%d}\n",
+	fprintf(f, ",\"rounds_asked\":%d,\"verdict\":\"%s\"", run->rounds,
+		verdict_names[cell_verdict(run, cell)]);
+	fprintf(f, ",\"errno\":%d}\n",
 		cell->error ? cell->error : cell->skip_errno);
 	out_record_end(false);
 }
@@ -533,8 +573,8 @@ static void count(const char *s, unsigned n, unsigned rounds, FILE *f)
 	fprintf(f, "%-7s", buf);
 }
 
-static void print_row(const struct ck_change *c, enum ck_type type,
-		      enum way w, const struct cell *cell)
+static void print_row(const struct run *run, const struct ck_change *c,
+		      enum ck_type type, enum way w, const struct cell *cell)
 {
 	FILE *f = out_fp();
 	char buf[128], pbuf[32];
@@ -544,8 +584,9 @@ static void print_row(const struct ck_change *c, enum ck_type type,
 	count("-", cell->token_moved, cell->rounds, f);
 	count("-", cell->dv_moved, cell->dv_rounds, f);
 	count("-", cell->ctime_moved, cell->rounds, f);
-	fprintf(f, "%-17s%s\n", promise_names(cell->promise, pbuf),
-		verdict(cell, buf, sizeof(buf)));
+	fprintf(f, "%-17s%s\n",
+		cell->rounds ? promise_names(cell->promise, pbuf) : "-",
+		verdict(run, cell, buf, sizeof(buf)));
 	out_record_end(false);
 }
 
@@ -581,15 +622,23 @@ static void check_all(struct run *run)
 				if (run->json)
 					print_json(run, c, type, w, &cell);
 				else
-					print_row(c, type, w, &cell);
-				if (cell.error)
+					print_row(run, c, type, w, &cell);
+				switch (cell_verdict(run, &cell)) {
+				case V_ERROR:
 					run->errors++;
-				else if (cell.skip_errno)
+					break;
+				case V_SKIPPED:
 					run->skipped++;
-				else if (cell.token_broken || cell.dv_broken)
+					break;
+				case V_BROKEN:
 					run->broken++;
-				else
+					break;
+				case V_UNMEASURED:
+					run->unmeasured++;
+					break;
+				default:
 					run->ok++;
+				}
 			}
 		}
 }
@@ -670,12 +719,14 @@ int check_promises_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!run.json) {
-		fprintf(out_fp(), "%u cells: %u kept, %u broken, %u skipped, "
-			"%u errors\n", run.ok + run.broken + run.skipped +
-			run.errors, run.ok, run.broken, run.skipped,
-			run.errors);
+		fprintf(out_fp(), "%u cells: %u kept, %u broken, "
+			"%u unmeasured, %u skipped, %u errors\n",
+			run.ok + run.broken + run.unmeasured + run.skipped +
+			run.errors, run.ok, run.broken, run.unmeasured,
+			run.skipped, run.errors);
 		out_record_end(false);
 	}
-	status = run.broken ? 1 : run.errors ? EXIT_USAGE : 0;
+	status = run.broken ? 1 : run.errors ? EXIT_USAGE :
+		 run.unmeasured ? EXIT_UNMEASURED : 0;
 	return out_finish(status);
 }

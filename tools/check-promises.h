@@ -12,7 +12,10 @@
 /* --check-promises is among the options (before any "--"). */
 bool check_promises_asked(int argc, char **argv);
 
-/* The whole command: 0 all promises kept, 1 one broken, 2 an error. */
+/*
+ * The whole command: 0 all promises kept, 1 one broken, 2 an error, 3 a
+ * cell measured in fewer rounds than asked and none broken.
+ */
 int check_promises_main(int argc, char **argv);
 
 #endif
