@@ -9,6 +9,11 @@ requirement is fetched) would stop at "invalid command 'bdist_wheel'".
 Without it, this backend lets setuptools build (setup.py build, egg_info)
 and packs the wheel itself: a zip of the built package, METADATA from
 setuptools' PKG-INFO, WHEEL and RECORD (PEP 427).
+
+Where setup.py stops with a message of its own (what to install: no
+pkg-config, no libxstat, no xstat.h), that message is the last and only
+word, as it is from setuptools' own backend: no traceback of this one.
+Its own bytecode is not left in the source tree (pip builds in place).
 """
 
 import base64
@@ -20,8 +25,26 @@ import sysconfig
 import tempfile
 import zipfile
 
-from setuptools import build_meta as _setuptools
-from setuptools.build_meta import (  # noqa: F401 - the backend's hooks
+
+def _forget_own_bytecode():
+    """Remove the __pycache__ entry that importing this module wrote
+    beside it in the source tree, and the directory when that leaves it
+    empty; a tree that cannot be written keeps it, harmlessly."""
+    cached = globals().get("__cached__")
+    if not cached or os.path.basename(os.path.dirname(cached)) != \
+            "__pycache__":
+        return
+    try:
+        os.unlink(cached)
+        os.rmdir(os.path.dirname(cached))
+    except OSError:
+        pass
+
+
+_forget_own_bytecode()
+
+from setuptools import build_meta as _setuptools  # noqa: E402
+from setuptools.build_meta import (  # noqa: F401,E402 - the hooks
     build_sdist, get_requires_for_build_sdist, get_requires_for_build_wheel)
 
 try:
@@ -44,8 +67,13 @@ def _tag():
 
 
 def _setup(*args, cwd):
-    subprocess.run([sys.executable, "setup.py", *args], cwd=cwd,
-                   check=True, stdout=sys.stderr)
+    """setup.py in a child, its log on stderr (stdout is pip's); a child
+    that failed has said why last (setup.py's message, a compiler's
+    error), so this exits with its status and adds no traceback."""
+    p = subprocess.run([sys.executable, "setup.py", *args], cwd=cwd,
+                       stdout=sys.stderr)
+    if p.returncode:
+        sys.exit(p.returncode)
 
 
 def _record_line(name, data):
