@@ -52,12 +52,15 @@ def no_libxstat(tmp_path):
 def _hook(src, env, hide_wheel):
     """build_wheel() of the backend in a child, as pip's hook runner
     calls it (cwd the source, the backend imported from there)."""
-    code = ("import sys, tempfile\n"
+    code = ("import sys\n"
             + ("sys.modules['wheel'] = None\n" if hide_wheel else "")
             + "sys.path.insert(0, '.')\n"
               "import build_backend\n"
-              "build_backend.build_wheel(tempfile.mkdtemp())\n")
-    return subprocess.run([sys.executable, "-c", code], cwd=str(src),
+              "build_backend.build_wheel(sys.argv[1])\n")
+    wheels = src.parent / "wheels"
+    wheels.mkdir(exist_ok=True)
+    return subprocess.run([sys.executable, "-c", code, str(wheels)],
+                          cwd=str(src),
                           env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True)
 
