@@ -28,7 +28,9 @@ Every worker must see the same tree: the roots are checked on each worker
 first, and a root missing on one is an error naming that worker.
 
 Run it: python3 -m libxstat.distributed --scheduler ADDRESS --out DIR
-PATH... (or --local N for N worker processes on this machine);
+PATH... (or --local N for N worker processes on this machine, whose
+space is a temporary directory of the run's own, removed at the end);
+--replace scans again into a DIR that holds an earlier scan's parts.
 libxstat-distributed(7) has the details.
 """
 
@@ -36,8 +38,10 @@ import errno as _errno
 import hashlib as _hashlib
 import json as _json
 import os as _os
+import shutil as _shutil
 import socket as _socket
 import stat as _stat
+import tempfile as _tempfile
 import threading as _threading
 import time as _time
 import typing as _t
@@ -46,7 +50,7 @@ from . import Request, lstat, scandir
 from . import records as _records
 
 __all__ = ["scan", "run", "Summary", "DEFAULT_FIELDS", "to_dataframe",
-           "PathMissingOnWorker"]
+           "PathMissingOnWorker", "OutHoldsAnotherScan"]
 
 #: What ``xstat -r --json`` asks for: the basic stats and the birth time
 #: (``xstat -e`` adds the generation and data version: fields=EXTENDED).
@@ -327,6 +331,7 @@ class _Walk:
         self.batch = batch
         self.threads = sum(client.nthreads().values()) or 1
         self.inflight = 0       # tasks submitted, not yet learnt from
+        self.running: _t.Set[_t.Any] = set()    # what the loop waits for
         self.progress = progress
         self.s = Summary()
         self.record_futures: _t.List[_t.Any] = []
@@ -374,8 +379,11 @@ class _Walk:
             self.record_futures.append(
                 self.client.submit(_lines, fut, key=key + "-lines"))
         self.inflight += 1
-        pending.add(self.client.submit(_meta, fut, key=key + "-meta")
-                    if self.out is None else fut)
+        # only what the loop waits for: the records stay the lines' own
+        tracked = self.client.submit(_meta, fut, key=key + "-meta") \
+            if self.out is None else fut
+        self.running.add(tracked)
+        pending.add(tracked)
 
     def _learn(self, m: _t.Dict[str, _t.Any], elapsed: float) -> None:
         s = self.s
@@ -400,6 +408,14 @@ class _Walk:
             s.worth_a_task = max(1, round(s.per_task_s / s.per_entry_s))
 
     def run(self, roots: _t.List[bytes]) -> Summary:
+        try:
+            return self._run(roots)
+        except BaseException:
+            # no task of a failed scan starts after it
+            self.client.cancel(list(self.running))
+            raise
+
+    def _run(self, roots: _t.List[bytes]) -> Summary:
         from distributed import as_completed
 
         self.s.empty_task_s = _per_task_cost(self.client)
@@ -413,6 +429,7 @@ class _Walk:
             for fut, m in batch:
                 if self.out is not None:
                     m = m["meta"]
+                self.running.discard(fut)
                 fut.release()
                 self.inflight -= 1
                 self._learn(m, _time.perf_counter() - t0)
@@ -452,32 +469,120 @@ def _clean_temporaries(out: str) -> None:
                 pass
 
 
+class OutHoldsAnotherScan(FileExistsError):
+    """The directory given as out= holds the part files of another scan
+    and replace=True was not given, or it holds other files too (their
+    names in .others): nothing was written."""
+
+    others: _t.List[str] = []
+
+
+def _is_ours(name: str) -> bool:
+    """A part file, or one that a killed worker left half written."""
+    return (name.startswith("part-") and name.endswith(".jsonl")) or \
+        (name.startswith(".part-") and name.endswith(".tmp"))
+
+
+def _refuse_out(out: str, replace: bool) -> bool:
+    """Raise OutHoldsAnotherScan where @out may not be written; True
+    where it holds an earlier scan that @replace is to replace."""
+    try:
+        names = _os.listdir(out)
+    except FileNotFoundError:
+        return False
+    if not any(n.startswith("part-") for n in names):
+        return False
+    if not replace:
+        raise OutHoldsAnotherScan(
+            _errno.EEXIST, "holds the part files of another scan "
+            "(replace=True writes the new scan beside them and puts it in "
+            "their place once it is complete)", out)
+    others = sorted(n for n in names if not _is_ours(n))
+    if _os.path.islink(out):
+        others = [out + " is a symbolic link; give its target"]
+    if others:
+        e = OutHoldsAnotherScan(
+            _errno.EEXIST, "holds the part files of another scan and other "
+            "files (" + ", ".join(others[:3]) +
+            (", ..." if len(others) > 3 else "") + "): not replaced", out)
+        e.others = others
+        raise e
+    return True
+
+
+def _prepare_out(out: str, replace: bool) -> _t.Optional[str]:
+    """Make @out, or with an earlier scan in it to replace, the directory
+    beside it that the new parts go to (returned; None: write into @out
+    itself)."""
+    if not _refuse_out(out, replace):
+        _os.makedirs(out, exist_ok=True)
+        return None
+    parent, base = _os.path.split(_os.path.abspath(out))
+    new = _tempfile.mkdtemp(prefix=f".{base}.xstat-new.", dir=parent)
+    # the workers (other users, other hosts) write where they wrote before
+    _os.chmod(new, _stat.S_IMODE(_os.stat(out).st_mode))
+    return new
+
+
+def _swap_in(new: str, out: str) -> None:
+    """Put the complete scan @new in the place of @out, then remove the
+    old parts.  Both are in one directory: two renames, and for the
+    moment between them @out is absent rather than mixed."""
+    parent, base = _os.path.split(_os.path.abspath(out))
+    old = _tempfile.mkdtemp(prefix=f".{base}.xstat-old.", dir=parent)
+    _os.rename(out, old + "/d")
+    try:
+        _os.rename(new, out)
+    except OSError:
+        _os.rename(old + "/d", out)
+        raise
+    _shutil.rmtree(old)
+
+
+def _remove_unfinished(new: str) -> None:
+    """Remove the directory of a scan that failed.  A task already
+    running when it failed may still write a part there (a worker thread
+    cannot be stopped): tries again while one appears, for a while."""
+    for _ in range(100):
+        _shutil.rmtree(new, ignore_errors=True)
+        if not _os.path.lexists(new):
+            return
+        _time.sleep(0.1)
+
+
 def run(paths: _t.Any, client: _t.Any, *, fields: int = DEFAULT_FIELDS,
         max_depth: _t.Optional[int] = None, out: _t.Optional[str] = None,
         batch: _t.Optional[int] = None,
-        progress: _t.Optional[_t.Callable[[Summary], None]] = None
-        ) -> _t.Tuple[Summary, _t.List[_t.Any]]:
+        progress: _t.Optional[_t.Callable[[Summary], None]] = None,
+        replace: bool = False) -> _t.Tuple[Summary, _t.List[_t.Any]]:
     """Scan and return the Summary and, without @out, the futures of the
-    record lines (one list of lines per task, held by the workers)."""
+    record lines (one list of lines per task, held by the workers).
+    With @replace, an @out that holds an earlier scan's part files (and
+    nothing else) gets the new ones in a directory beside it, which
+    takes its place once the scan is complete; a scan that raises leaves
+    the earlier one as it was."""
     roots = _roots(paths)
     _check_workers(client, roots)
-    if out is not None:
-        _os.makedirs(out, exist_ok=True)
-        if any(n.startswith("part-") for n in _os.listdir(out)):
-            raise FileExistsError(_errno.EEXIST, "holds the part files of "
-                                  "another scan", out)
-    w = _Walk(client, fields, max_depth, out, batch, progress)
-    summary = w.run(roots)
-    if out is not None:
-        _clean_temporaries(out)
+    new = _prepare_out(out, replace) if out is not None else None
+    try:
+        w = _Walk(client, fields, max_depth, new or out, batch, progress)
+        summary = w.run(roots)
+        if out is not None:
+            _clean_temporaries(new or out)
+        if new is not None:
+            _swap_in(new, out)
+            new = None
+    finally:
+        if new is not None:
+            _remove_unfinished(new)
     return summary, w.record_futures
 
 
 def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
          max_depth: _t.Optional[int] = None, *,
          out: _t.Optional[str] = None, batch: _t.Optional[int] = None,
-         progress: _t.Optional[_t.Callable[[Summary], None]] = None
-         ) -> _t.Any:
+         progress: _t.Optional[_t.Callable[[Summary], None]] = None,
+         replace: bool = False) -> _t.Any:
     """Scan the trees under @paths on the cluster of @client.
 
     Returns a dask.bag of records: one dict per file, the members of
@@ -489,12 +594,13 @@ def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
     tool's), and the bag reads them.  @batch fixes the entries a task is
     to hold (default: measured); @progress is called with the running
     Summary after each task, before the directories it found are
-    submitted.
+    submitted; @replace, as for run().
     """
     import dask.bag as db
 
     summary, futures = run(paths, client, fields=fields, max_depth=max_depth,
-                           out=out, batch=batch, progress=progress)
+                           out=out, batch=batch, progress=progress,
+                           replace=replace)
     if out is not None:
         if not summary.parts:
             return db.from_sequence([], npartitions=1)
@@ -562,6 +668,9 @@ def _parser() -> _t.Any:
     p.add_argument("--out", metavar="DIR",
                    help="write DIR/part-*.jsonl (else: records on "
                         "standard output)")
+    p.add_argument("--replace", action="store_true",
+                   help="with --out: replace the part files of an earlier "
+                        "scan in DIR, once the new scan is complete")
     p.add_argument("--max-depth", metavar="N", type=int,
                    help="descend at most N levels below each PATH")
     p.add_argument("--batch", metavar="ENTRIES", type=int,
@@ -593,16 +702,83 @@ def _progress_line(start: float) -> _t.Callable[[Summary], None]:
     return show
 
 
+#: What the command says, alone, where Dask distributed cannot be imported.
+NO_DASK = ("xstat-dask: Dask distributed is needed ({why}): install "
+           "python3-distributed (Debian), or into a venv: pip install "
+           "distributed")
+
+
+def _import_dask() -> _t.Optional[str]:
+    """None where Dask distributed imports, else why not (one line)."""
+    try:
+        import distributed  # noqa: F401
+        import dask.bag  # noqa: F401
+    except ImportError as e:
+        return str(e).splitlines()[0] if str(e) else type(e).__name__
+    return None
+
+
+def _local_cluster(n: int, threads: int, space: str) -> _t.Any:
+    """@n worker processes here, their space (spilled data, locks) in
+    @space, the run's own directory, rather than a dask-worker-space
+    shared by every run in the temporary directory."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"temporary-directory": space}):
+        return LocalCluster(n_workers=n, threads_per_worker=threads,
+                            processes=True, dashboard_address=":0",
+                            local_directory=space)
+
+
 def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
     import sys
-    from distributed import Client, LocalCluster
 
-    a = _parser().parse_args(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    # --help needs no Dask; anything else says at once what is missing
+    if "-h" not in args and "--help" not in args:
+        why = _import_dask()
+        if why is not None:
+            print(NO_DASK.format(why=why), file=sys.stderr)
+            return 2
+    a = _parser().parse_args(args)
+    if a.replace and a.out is None:
+        _parser().error("--replace needs --out")
+    if a.out is not None:
+        try:
+            _refuse_out(a.out, a.replace)     # before a cluster is started
+        except OutHoldsAnotherScan as e:
+            return _say_out_refused(e)
+        except OSError as e:
+            print(f"xstat-dask: {a.out}: {e.strerror}", file=sys.stderr)
+            return 2
+    space = None
+    try:
+        if a.local is not None:
+            space = _tempfile.mkdtemp(prefix="xstat-dask-space.")
+        return _main(a, space)
+    finally:
+        if space is not None:
+            _shutil.rmtree(space, ignore_errors=True)
+
+
+def _say_out_refused(e: OutHoldsAnotherScan) -> int:
+    import sys
+
+    why = e.strerror if e.others else (
+        "holds the part files of another scan: --replace writes the new "
+        "scan beside them and puts it in their place once it is complete")
+    print(f"xstat-dask: {e.filename}: {why}", file=sys.stderr)
+    return 2
+
+
+def _main(a: _t.Any, space: _t.Optional[str]) -> int:
+    import sys
+    from distributed import Client
+
     t0 = _time.perf_counter()
     if a.local is not None:
-        cluster = LocalCluster(n_workers=a.local,
-                               threads_per_worker=a.threads_per_worker,
-                               processes=True, dashboard_address=":0")
+        cluster = _local_cluster(a.local, a.threads_per_worker, space)
         client = Client(cluster)
     else:
         cluster = None
@@ -615,7 +791,8 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
         summary, futures = run(a.paths, client, max_depth=a.max_depth,
                                fields=Request.EXTENDED if a.extended
                                else DEFAULT_FIELDS,
-                               out=a.out, batch=a.batch, progress=progress)
+                               out=a.out, batch=a.batch, progress=progress,
+                               replace=a.replace)
         if a.out is None:
             for lines in client.gather(futures):
                 for line in lines:
@@ -624,9 +801,8 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
     except PathMissingOnWorker as e:
         print(f"xstat-dask: {e.strerror}", file=sys.stderr)
         return 2
-    except FileExistsError as e:
-        print(f"xstat-dask: {e.filename}: {e.strerror}", file=sys.stderr)
-        return 2
+    except OutHoldsAnotherScan as e:
+        return _say_out_refused(e)
     finally:
         client.close()
         if cluster is not None:

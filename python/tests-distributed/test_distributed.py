@@ -72,10 +72,14 @@ def _lines(bag_or_dir):
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
+    # the workers' space in the run's own temporary directory, not in a
+    # dask-worker-space left in /tmp
     cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1,
                                        processes=True,
-                                       dashboard_address=":0")
+                                       dashboard_address=":0",
+                                       local_directory=str(
+                                           tmp_path_factory.mktemp("space")))
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -212,8 +216,9 @@ def test_path_missing_on_worker(client, tree):
     assert "worker tcp://" in str(e.value)
 
 
-def _nobody_worker(address):
-    """A worker process as the user nobody (root bypasses permissions)."""
+def _nobody_worker(address, space):
+    """A worker process as the user nobody (root bypasses permissions),
+    its space in @space."""
     def drop():
         os.setgroups([])
         os.setgid(65534)
@@ -222,7 +227,7 @@ def _nobody_worker(address):
     return subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_worker", address,
          "--nthreads", "1", "--no-nanny", "--no-dashboard",
-         "--local-directory", tempfile.gettempdir()],
+         "--local-directory", space],
         preexec_fn=drop if os.getuid() == 0 else None, env=env,
         cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -236,9 +241,12 @@ def test_unreadable_directory(tree):
     every = _find(root)
     locked = os.path.join(root, "d002")
     os.chmod(locked, 0)
+    space = tempfile.mkdtemp(prefix="xstat-dask-space.")
+    os.chmod(space, 0o777)
     cluster = distributed.LocalCluster(n_workers=0, processes=True,
-                                       dashboard_address=":0")
-    worker = _nobody_worker(cluster.scheduler_address)
+                                       dashboard_address=":0",
+                                       local_directory=space)
+    worker = _nobody_worker(cluster.scheduler_address, space)
     try:
         with distributed.Client(cluster) as c:
             c.wait_for_workers(1, timeout=60)
@@ -249,6 +257,7 @@ def test_unreadable_directory(tree):
         worker.terminate()
         worker.wait()
         cluster.close()
+        shutil.rmtree(space, ignore_errors=True)
     errors = [r for r in recs if "error" in r]
     assert [(r["path"], r["error"]["errno"]) for r in errors] == \
         [(locked, 13)]
