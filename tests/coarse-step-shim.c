@@ -32,12 +32,12 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 	int (*real)(clockid_t, struct timespec *) =
 		(int (*)(clockid_t, struct timespec *))
 		dlsym(RTLD_NEXT, "clock_gettime");
-	long ns;
+	long ahead = __atomic_load_n(&ahead_ns, __ATOMIC_RELAXED), ns;
 	int ret = real(id, ts);
 
-	if (ret || id != CLOCK_REALTIME_COARSE || !ahead_ns)
+	if (ret || id != CLOCK_REALTIME_COARSE || !ahead)
 		return ret;
-	ns = ts->tv_nsec + ahead_ns;
+	ns = ts->tv_nsec + ahead;
 	ts->tv_sec += ns / 1000000000L;
 	ts->tv_nsec = ns % 1000000000L;
 	return 0;
