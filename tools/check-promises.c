@@ -12,8 +12,9 @@
  * (exit status 1); so is an unchanged data version whose promise covers
  * the change.  A cell that got fewer rounds than asked (every round
  * straddled a tick, as when its writes are throttled) is unmeasured, not
- * kept: without a broken promise, such a run exits 3.  Everything happens in a scratch directory made under DIR
- * and removed at the end, on error and on SIGINT, SIGTERM or SIGHUP.
+ * kept: without a broken promise or an error, such a run exits 3.
+ * Everything happens in a scratch directory made under DIR and removed at
+ * the end, on error and on SIGINT, SIGTERM or SIGHUP.
  */
 #include <errno.h>
 #include <fcntl.h>
