@@ -756,7 +756,7 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
     try:
         if a.local is not None:
             space = _tempfile.mkdtemp(prefix="xstat-dask-space.")
-        return _main(a, space)
+        return _command(a, space)
     finally:
         if space is not None:
             _shutil.rmtree(space, ignore_errors=True)
@@ -772,7 +772,7 @@ def _say_out_refused(e: OutHoldsAnotherScan) -> int:
     return 2
 
 
-def _main(a: _t.Any, space: _t.Optional[str]) -> int:
+def _command(a: _t.Any, space: _t.Optional[str]) -> int:
     import sys
     from distributed import Client
 
