@@ -33,27 +33,58 @@ void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 extern XS_HIDDEN int xs_backend_state;	/* atomic */
 
 /*
- * statx is refused in this thread: the probe proved it (backend_statx.c).
- * Seccomp filters belong to a thread and only accumulate, so the thread's
- * later calls go straight to the fallback.  Initial-exec TLS: a copy of
- * the library loaded by dlopen() still has it in static TLS, never
- * allocated on first use, so a call stays async-signal-safe.
+ * The shapes of call in which a seccomp filter refused statx to this
+ * thread, as the probe proved (backend_statx.c): one bit per shape, the
+ * arguments a filter can tell apart without reading memory - whether
+ * dirfd is AT_FDCWD, and the flags (xs_statx_shape()).  A call of a shape
+ * refused before goes straight to the fallback; any other shape still
+ * asks statx, so a filter that refuses only some shapes takes from the
+ * calls it allows nothing.  Filters only accumulate, so a bit is never
+ * cleared; it is set only by the thread that owns this storage, never by
+ * a vfork() child running on it with a filter of its own.  Initial-exec
+ * TLS: a copy of the library loaded by dlopen() still has it in static
+ * TLS, never allocated on first use, so a call stays async-signal-safe.
  */
-extern XS_HIDDEN __thread int xs_statx_refused
+extern XS_HIDDEN __thread uint64_t xs_statx_refused
 	__attribute__((tls_model("initial-exec")));
 
-/* Is statx known to work, and not refused in this thread? */
-static inline int xs_statx_works(void)
+/*
+ * A call's shape, 0..63: dirfd AT_FDCWD or another, and the five flags a
+ * call may pass (XS_CALL_FLAGS: 0x100, 0x800, 0x1000, 0x2000, 0x4000).
+ * The empty path of an fxstat() is AT_EMPTY_PATH on a descriptor.
+ */
+static inline uint64_t xs_statx_shape(int dfd, unsigned flags)
 {
-	return !xs_statx_refused &&
+	unsigned s = (flags & AT_SYMLINK_NOFOLLOW) >> 8 |
+		     (flags & (AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
+			       XS_SYNC_FLAGS)) >> 10;
+
+	return 1ULL << (dfd == AT_FDCWD ? s | 32 : s);
+}
+
+/* Was statx refused to this thread in the shape of @dfd, @flags? */
+static inline int xs_statx_shape_refused(int dfd, unsigned flags)
+{
+	return xs_statx_refused && (xs_statx_refused &
+				    xs_statx_shape(dfd, flags));
+}
+
+/* Is statx known to work, and not refused to this thread in this shape? */
+static inline int xs_statx_works(int dfd, unsigned flags)
+{
+	return !xs_statx_shape_refused(dfd, flags) &&
 	       __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED) ==
 	       XS_BACKEND_STATX;
 }
 
 int xs_statx_first(const struct xs_target *t, uint64_t request,
 		   struct xs_statx *sx);
-/* @ret: the kernel's return (rawsys.h), not 0. */
-int xs_statx_failed(int state, long ret);
+/*
+ * @ret: the kernel's return (rawsys.h), not 0, to the statx of @dfd,
+ * @flags, @smask (the probe is sent in the same shape).
+ */
+int xs_statx_failed(int state, long ret, int dfd, unsigned flags,
+		    uint32_t smask);
 
 /* A file's identity as the kernel says it now. */
 struct xs_ident {
@@ -110,16 +141,18 @@ static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
 {
 #ifdef XS_NR_statx
 	int state = __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED);
+	uint32_t smask;
 	long ret;
 
-	if (xs_statx_refused)
+	if (xs_statx_shape_refused(t->dfd, t->flags))
 		return -ENOSYS;
 	if (state != XS_BACKEND_STATX)
 		return state == XS_BACKEND_FALLBACK ? -ENOSYS :
 		       xs_statx_first(t, request, sx);
-	ret = xs_raw_statx(t->dfd, t->path, t->flags,
-			   xs_statx_request(request), sx);
-	return ret == 0 ? 0 : xs_statx_failed(XS_BACKEND_STATX, ret);
+	smask = xs_statx_request(request);
+	ret = xs_raw_statx(t->dfd, t->path, t->flags, smask, sx);
+	return ret == 0 ? 0 : xs_statx_failed(XS_BACKEND_STATX, ret, t->dfd,
+					      t->flags, smask);
 #else
 	(void)t;
 	(void)request;

@@ -105,7 +105,7 @@ static int collect(struct xstat_dir *d, size_t window)
 }
 
 /* The raw fields a request needs and the kernel's answer cannot give. */
-static uint64_t raw_wanted(uint64_t request)
+static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 {
 	uint64_t want = request & (XSTAT_REQUEST_GEN |
 				   XSTAT_REQUEST_DATA_VERSION);
@@ -116,7 +116,7 @@ static uint64_t raw_wanted(uint64_t request)
 	 * others it is taken from the raw inode where the answer lacks it.
 	 */
 	if ((request & XSTAT_REQUEST_BTIME) &&
-	    (want || !xs_statx_works()))
+	    (want || !xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags)))
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
@@ -201,7 +201,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 static int uring_allowed(struct xstat_dir *d)
 {
 	bulk_dir_fs(d);
-	return !d->remote && xs_statx_works() &&
+	return !d->remote &&
+	       xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags) &&
 	       bulk_uring_usable();
 }
 
@@ -274,7 +275,7 @@ void bulk_sample(struct xstat_dir *d, uint64_t t0)
  */
 int bulk_fill_batch(struct xstat_dir *d)
 {
-	uint64_t want = raw_wanted(d->request);
+	uint64_t want = raw_wanted(d, d->request);
 	int ret;
 
 	if (want) {

@@ -3,10 +3,12 @@
  * A sandbox that refuses statx is learned once per thread.  A real
  * seccomp filter traps statx (SECCOMP_RET_TRAP): the SIGSYS handler
  * counts the attempt in the trapping thread and makes the call return
- * ENOSYS, EPERM, or a faked success (0, nothing written).  After the
- * first refused call and its probe, the thread's later calls - every
- * request class, by path, by descriptor and through a directory stream -
- * must make no statx at all, and give the fallback's answer, checked
+ * ENOSYS, EPERM, or a faked success (0, nothing written).  The first
+ * refused call and its probe teach the thread that shape of call (dirfd
+ * AT_FDCWD or not, and the flags); a sweep of every request class, by
+ * path, by descriptor and through a directory stream, learns each other
+ * shape it meets with at most one call and one probe, and a second sweep
+ * must make no statx at all.  Every answer is the fallback's, checked
  * against lstat() (newfstatat, which the filter lets through).
  *
  * Also: a thread without the filter keeps statx's answer (the creation
@@ -162,11 +164,15 @@ static int basic_call(void)
 
 /*
  * @late: statx works for one call first.  Then one call learns the
- * refusal, and a full sweep must make no statx.
+ * refusal of its shape, a first sweep the other shapes (a call and a
+ * probe each, of the few shapes a sweep makes), and a second sweep must
+ * make no statx.
  */
+#define SWEEP_SHAPES	8
+
 static int refused_once(int late)
 {
-	unsigned long first;
+	unsigned long first, learning;
 
 	if (late && (basic_call() || trapped))
 		return 1;
@@ -178,9 +184,15 @@ static int refused_once(int late)
 	trapped = 0;
 	if (sweep())
 		return 1;
-	fprintf(stderr, "refusal %d%s: %lu statx to learn it, %lu after\n",
-		refusal, late ? " (late filter)" : "", first, trapped);
-	return first < 1 || first > 2 || trapped != 0;
+	learning = trapped;
+	trapped = 0;
+	if (sweep())
+		return 1;
+	fprintf(stderr, "refusal %d%s: %lu statx to learn it, %lu in the "
+		"first sweep, %lu in the second\n", refusal,
+		late ? " (late filter)" : "", first, learning, trapped);
+	return first < 1 || first > 2 || learning > 2 * SWEEP_SHAPES ||
+	       trapped != 0;
 }
 
 static int run_refused(void *arg)

@@ -803,3 +803,61 @@ int th_mount_idmapped(const char *src, const char *dst, unsigned first,
 	close(ns);
 	return ret;
 }
+
+/*
+ * The offset in struct seccomp_data of the low 32 bits of system call
+ * argument @n: its slots are 64-bit, so on a big-endian machine the low
+ * half is the second word.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define TH_ARGS_LO(n)	(offsetof(struct seccomp_data, args) + 8 * (n) + 4)
+#else
+#define TH_ARGS_LO(n)	(offsetof(struct seccomp_data, args) + 8 * (n))
+#endif
+
+int th_refuse_statx_when(const struct th_arg_rule *r, int err,
+			 void (*trap)(int, siginfo_t *, void *))
+{
+#if defined(TH_ARCH) && defined(TH_NR_STATX)
+	uint32_t action = trap ? SECCOMP_RET_TRAP :
+			  SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA);
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_NR_STATX, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, TH_ARGS_LO(r->arg)),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, r->mask),
+		/* equal: the next (refuse) when equal, else the allow after */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, r->value & r->mask,
+			 r->equal ? 0 : 1, r->equal ? 1 : 0),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct sigaction sa;
+
+	if (r->arg > 5)
+		return -1;
+	if (trap) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = trap;
+		sa.sa_flags = SA_SIGINFO;
+		if (sigaction(SIGSYS, &sa, NULL))
+			return -1;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -1;
+	return 0;
+#else
+	(void)r;
+	(void)err;
+	(void)trap;
+	return -1;
+#endif
+}

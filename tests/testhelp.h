@@ -253,4 +253,22 @@ int th_block_from_env(void);
 int th_mount_idmapped(const char *src, const char *dst, unsigned first,
 		      unsigned lower, unsigned count, const char *what);
 
+/*
+ * A filter that inspects statx's arguments, as a sandbox may: statx
+ * refused with @err (an errno) when the low 32 bits of its argument @arg
+ * (0 dirfd, 2 flags, 3 mask), masked with @mask, equal @value (@equal) or
+ * differ from it (!@equal); every other statx, and every other system
+ * call, passes.  With @trap, SECCOMP_RET_TRAP instead and @trap gets the
+ * SIGSYS (it sets the return register itself: a test that counts the
+ * refused calls).  In this thread and the threads and children it makes
+ * later.  0, or -1 (no seccomp filter on this architecture or kernel).
+ */
+struct th_arg_rule {
+	unsigned	arg;
+	uint32_t	mask, value;
+	int		equal;
+};
+int th_refuse_statx_when(const struct th_arg_rule *r, int err,
+			 void (*trap)(int, siginfo_t *, void *));
+
 #endif
