@@ -533,25 +533,42 @@ void th_loop_umount(struct th_loop *l)
 }
 
 #include <stddef.h>
-#include <linux/audit.h>
+#include <sys/ucontext.h>
 #include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include "seccomp-arch.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define TH_ARCH		AUDIT_ARCH_X86_64
-#define TH_NR_STATX	332
-#elif defined(__i386__)
-#define TH_ARCH		AUDIT_ARCH_I386
-#define TH_NR_STATX	383
+/* This ABI's audit arch and statx number (seccomp-arch.h), or none. */
+#ifdef SA_AUDIT_ARCH
+#define TH_ARCH		SA_AUDIT_ARCH
 #endif
+#ifdef SA_NR_STATX
+#define TH_NR_STATX	SA_NR_STATX
+#endif
+
+int (*th_seccomp_inspect)(const struct sock_fprog *prog);
 
 #ifdef TH_ARCH
 /*
+ * Install @prog in this thread, or, when a test of the filters themselves
+ * set th_seccomp_inspect, hand it to that instead: 0, or -1.
+ */
+static int load_filter(const struct sock_fprog *prog)
+{
+	if (th_seccomp_inspect)
+		return th_seccomp_inspect(prog);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog))
+		return -1;
+	return 0;
+}
+
+/*
  * The one filter of th_block_syscall() and th_trap_syscall(): system call
  * @nr of this ABI gets @action when @arg < 0, or when its argument @arg's
- * low word (both ABIs are little-endian), masked with @mask, is @value;
- * every other call, and every call of another ABI, passes.
+ * low word (SA_ARG_LO: the second half of the 64-bit slot on a big-endian
+ * machine), masked with @mask, is @value; every other call, and every
+ * call of another ABI, passes.
  */
 static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 			  uint32_t value)
@@ -566,8 +583,7 @@ static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args) +
-			 8 * (unsigned)(arg < 0 ? 0 : arg)),
+			 SA_ARG_LO((unsigned)(arg < 0 ? 0 : arg))),
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, arg < 0 ? 0 : mask),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg < 0 ? 0 : value, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, action),
@@ -575,10 +591,7 @@ static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return load_filter(&prog);
 }
 #endif
 
@@ -689,8 +702,11 @@ int th_block_from_env(void)
 	if (!b || !*b)
 		return 0;
 	err = !strcmp(b, "EPERM") ? EPERM : !strcmp(b, "KILL") ? -1 : ENOSYS;
+	errno = 0;
 	if (th_block_statx(err)) {
-		fprintf(stderr, "SKIP: cannot install a seccomp filter\n");
+		fprintf(stderr, "SKIP: cannot install a seccomp filter: %s\n",
+			errno ? strerror(errno) :
+			"no table for this ABI in tests/seccomp-arch.h");
 		exit(TH_SKIP);
 	}
 	return err;
