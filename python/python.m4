@@ -55,6 +55,7 @@ if p != sys.base_prefix and mine not in sys.path:
 		pythondir=$pyexecdir])])
 
 have_python=no
+why_python="no Python 3 with its development files (--enable-python=$enable_python)"
 AS_IF([test "x$PYTHON" != x:], [
 	PYTHON_CPPFLAGS="-I`$PYTHON -c 'import sysconfig
 print(sysconfig.get_path("include"))'` -I`$PYTHON -c 'import sysconfig
@@ -62,19 +63,33 @@ print(sysconfig.get_path("platinclude"))'`"
 	PYTHON_EXT_SUFFIX=`$PYTHON -c 'import sysconfig
 print(sysconfig.get_config_var("EXT_SUFFIX") or ".so")'`
 	xs_py_ptr=`$PYTHON -c 'import struct; print(struct.calcsize("P"))'`
-	# The headers must build with $CC for the interpreter's word size:
-	# a -m32 build next to a 64-bit Python has no binding.
+	xs_py_glibc=`$PYTHON -c 'import platform
+print(int(platform.libc_ver()[[0]] == "glibc"))' 2>/dev/null || echo 0`
+	xs_py_multiarch=`$PYTHON -c 'import sysconfig
+print(sysconfig.get_config_var("MULTIARCH") or "")' 2>/dev/null`
+	xs_cc_multiarch=`$CC -print-multiarch 2>/dev/null`
+	# The module is loaded by $PYTHON: built by $CC for the same word
+	# size (not -m32 beside a 64-bit Python), the same C library (not
+	# musl-gcc beside a glibc Python) and, where both name it, the same
+	# target (not a cross compiler beside the build machine's Python).
 	AC_MSG_CHECKING([whether $CC builds extensions for $PYTHON])
 	xs_save_CPPFLAGS=$CPPFLAGS
 	CPPFLAGS="$CPPFLAGS $PYTHON_CPPFLAGS"
-	AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <Python.h>]],
+	AS_IF([test -n "$xs_py_multiarch" && test -n "$xs_cc_multiarch" &&
+	       test "x$xs_py_multiarch" != "x$xs_cc_multiarch"],
+		[why_python="$PYTHON is for $xs_py_multiarch, $CC for $xs_cc_multiarch"],
+	[AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <Python.h>]],
 		[[_Static_assert(sizeof(void *) == $xs_py_ptr, "word size");
+#if defined __GLIBC__ != $xs_py_glibc
+#error "not the C library of the interpreter"
+#endif
 		  return PyLong_FromLong == 0;]])],
-		[have_python=yes])
+		[have_python=yes],
+		[why_python="$CC cannot build a module for $PYTHON (its headers, word size or C library)"])])
 	CPPFLAGS=$xs_save_CPPFLAGS
 	AC_MSG_RESULT([$have_python])])
 AS_IF([test "x$enable_python$have_python" = xyesno],
-	[AC_MSG_ERROR([--enable-python: no Python 3 development files for $CC])])
+	[AC_MSG_ERROR([--enable-python: $why_python])])
 AC_SUBST([PYTHON_CPPFLAGS])
 AC_SUBST([PYTHON_EXT_SUFFIX])
 AC_SUBST([XS_PYTHON], [$have_python])

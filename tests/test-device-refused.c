@@ -33,11 +33,12 @@
 #include "xstat.h"
 #include "testhelp.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
+#include "seccomp-arch.h"
+
+/* The handler repeats the open: it needs every argument of the call. */
+#if defined(SA_SIGSYS_RET) && !defined(SA_SIGSYS_ARG0_LOST) && \
+	defined(SYS_openat)
 #define TRAP_OPENS	1
-#define ARG(uc, i)	((uc)->uc_mcontext.gregs[(int[]){ REG_RDI, REG_RSI, \
-			 REG_RDX, REG_R10 }[i]])
-#define RET(uc)		((uc)->uc_mcontext.gregs[REG_RAX])
 #endif
 
 #define DEV_FLAGS	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -55,19 +56,19 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 
 	(void)sig;
 	(void)si;
-	const char *path = (const char *)ARG(uc, 1);
+	const char *path = (const char *)(uintptr_t)SA_SIGSYS_ARG(uc, 1);
 	long fd;
 
-	fd = syscall(SYS_openat, (int)ARG(uc, 0), path,
-		     (int)ARG(uc, 2) & ~O_NOCTTY, 0);
+	fd = syscall(SYS_openat, (int)SA_SIGSYS_ARG(uc, 0), path,
+		     (int)SA_SIGSYS_ARG(uc, 2) & ~O_NOCTTY, 0);
 	/* sysfs and procfs files are read with the same flags */
 	if (strncmp(path, "/dev/", 5) == 0)
 		opens++;
 	if (fd < 0) {
 		refused += strncmp(path, "/dev/", 5) == 0;
-		RET(uc) = -errno;
+		SA_SIGSYS_RET(uc, -errno);
 	} else {
-		RET(uc) = fd;
+		SA_SIGSYS_RET(uc, fd);
 	}
 }
 

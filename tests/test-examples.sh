@@ -118,8 +118,11 @@ check_extra() {	# check_extra LABEL FILE [ENV...]
 			fail "extra $label: mount ID $mnt, fdinfo says $fdinfo";;
 	*"(unique)")
 		eval "unique_$label=\${mnt% (unique)}"
-		[ "${mnt% (unique)}" -gt 0 ] ||
-			fail "extra $label: unique mount ID $mnt";;
+		# A 64-bit unsigned value: compared as digits, since the
+		# shell's [ -gt ] stops at 2^63.
+		case ${mnt% (unique)} in
+		''|*[!0-9]*|0*) fail "extra $label: unique mount ID $mnt";;
+		esac;;
 	*)	fail "extra $label: mount ID '$mnt'";;
 	esac
 

@@ -16,8 +16,8 @@
  * is learned at the next call; a filter that inspects the arguments
  * (refusing only requests with STATX_BTIME) gives each call one backend's
  * whole answer, never a creation time that is not the file's.  Each case
- * in a child.  x86_64 and i386 (the handler sets the return register);
- * exit 77 without seccomp.
+ * in a child.  Every ABI of seccomp-arch.h (the handler sets the return
+ * register); exit 77 where no filter can be installed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,13 +37,7 @@
 #include "xstat.h"
 #include "testhelp.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define RET_REG		REG_RAX
-#define NR_STATX	332
-#elif defined(__i386__)
-#define RET_REG		REG_EAX
-#define NR_STATX	383
-#endif
+#include "seccomp-arch.h"
 
 #define STATX_BTIME_	0x800U
 #define FAKE		(-1)	/* a success that writes nothing */
@@ -55,7 +49,7 @@ static const char *const names[] = { "f", "d", "l", "p" };
 static int refusal;			/* errno the handler returns, or FAKE */
 static __thread unsigned long trapped;	/* statx attempts in this thread */
 
-#ifdef RET_REG
+#if defined(SA_SIGSYS_RET) && defined(SA_NR_STATX)
 static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
@@ -63,13 +57,13 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	trapped++;
-	uc->uc_mcontext.gregs[RET_REG] = refusal == FAKE ? 0 : -refusal;
+	SA_SIGSYS_RET(uc, refusal == FAKE ? 0 : -refusal);
 }
 
 /* Trap statx in this thread; @btime_only: only requests with BTIME. */
 static int trap_statx(int btime_only)
 {
-	return th_trap_syscall(NR_STATX, btime_only ? 3 : -1, STATX_BTIME_,
+	return th_trap_syscall(SA_NR_STATX, btime_only ? 3 : -1, STATX_BTIME_,
 			       STATX_BTIME_, on_sigsys);
 }
 #else

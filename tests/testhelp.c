@@ -356,6 +356,57 @@ const char *th_no_ext4_reader(void)
 	return NULL;
 }
 
+/*
+ * Every image this process attached and has not released, copied (the
+ * caller's struct th_loop may be on a stack that a failed assertion has
+ * left): released at exit, so that a test that fails or skips between
+ * th_loop_attach() and th_loop_umount() leaves no loop device or mount
+ * behind.  A forked child starts with none of its parent's.
+ */
+#define MAX_HELD_LOOPS	16
+static struct th_loop held_loops[MAX_HELD_LOOPS];
+static pid_t held_by;
+
+static void release_held_loops(void)
+{
+	size_t i;
+
+	if (held_by != getpid())
+		return;
+	for (i = 0; i < MAX_HELD_LOOPS; i++)
+		if (held_loops[i].mnt[0])
+			th_loop_umount(&held_loops[i]);
+}
+
+static void hold_loop(const struct th_loop *l)
+{
+	static int at_exit;
+	size_t i;
+
+	if (held_by != getpid()) {
+		memset(held_loops, 0, sizeof(held_loops));
+		held_by = getpid();
+	}
+	if (!at_exit)
+		at_exit = atexit(release_held_loops) == 0;
+	for (i = 0; i < MAX_HELD_LOOPS; i++)
+		if (!held_loops[i].mnt[0]) {
+			held_loops[i] = *l;
+			return;
+		}
+}
+
+static void unhold_loop(const struct th_loop *l)
+{
+	size_t i;
+
+	if (held_by != getpid())
+		return;
+	for (i = 0; i < MAX_HELD_LOOPS; i++)
+		if (held_loops[i].mnt[0] && !strcmp(held_loops[i].mnt, l->mnt))
+			held_loops[i].mnt[0] = '\0';
+}
+
 /* Does the command @mkfs make an ext2, ext3 or ext4 filesystem? */
 static int makes_ext(const char *mkfs)
 {
@@ -391,6 +442,7 @@ int th_loop_attach(struct th_loop *l, unsigned size_mb, const char *mkfs)
 		th_rmrf(dir);
 		return TH_SKIP;
 	}
+	hold_loop(l);
 	return 0;
 fail:
 	th_rmrf(dir);
@@ -422,6 +474,7 @@ int th_loop_mount(struct th_loop *l, unsigned size_mb, const char *mkfs,
 		return ret;
 	if (th_run(NULL, 0, "mount %s%s '%s' '%s'", mount_opts ? "-o " : "",
 		   mount_opts ? mount_opts : "", l->dev, l->mnt) != 0) {
+		unhold_loop(l);
 		if (loop_backed_by(l->dev, l->image))
 			th_run(NULL, 0, "losetup -d %s", l->dev);
 		/* The image's directory; @l stays as it was for the caller. */
@@ -529,29 +582,47 @@ void th_loop_umount(struct th_loop *l)
 		*slash = '\0';
 		th_rmrf(l->image);
 	}
+	unhold_loop(l);
 	l->mnt[0] = '\0';
 }
 
 #include <stddef.h>
-#include <linux/audit.h>
+#include <sys/ucontext.h>
 #include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include "seccomp-arch.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define TH_ARCH		AUDIT_ARCH_X86_64
-#define TH_NR_STATX	332
-#elif defined(__i386__)
-#define TH_ARCH		AUDIT_ARCH_I386
-#define TH_NR_STATX	383
+/* This ABI's audit arch and statx number (seccomp-arch.h), or none. */
+#ifdef SA_AUDIT_ARCH
+#define TH_ARCH		SA_AUDIT_ARCH
 #endif
+#ifdef SA_NR_STATX
+#define TH_NR_STATX	SA_NR_STATX
+#endif
+
+int (*th_seccomp_inspect)(const struct sock_fprog *prog);
 
 #ifdef TH_ARCH
 /*
+ * Install @prog in this thread, or, when a test of the filters themselves
+ * set th_seccomp_inspect, hand it to that instead: 0, or -1.
+ */
+static int load_filter(const struct sock_fprog *prog)
+{
+	if (th_seccomp_inspect)
+		return th_seccomp_inspect(prog);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog))
+		return -1;
+	return 0;
+}
+
+/*
  * The one filter of th_block_syscall() and th_trap_syscall(): system call
  * @nr of this ABI gets @action when @arg < 0, or when its argument @arg's
- * low word (both ABIs are little-endian), masked with @mask, is @value;
- * every other call, and every call of another ABI, passes.
+ * low word (SA_ARG_LO: the second half of the 64-bit slot on a big-endian
+ * machine), masked with @mask, is @value; every other call, and every
+ * call of another ABI, passes.
  */
 static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 			  uint32_t value)
@@ -566,8 +637,7 @@ static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args) +
-			 8 * (unsigned)(arg < 0 ? 0 : arg)),
+			 SA_ARG_LO((unsigned)(arg < 0 ? 0 : arg))),
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, arg < 0 ? 0 : mask),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg < 0 ? 0 : value, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, action),
@@ -575,10 +645,7 @@ static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return load_filter(&prog);
 }
 #endif
 
@@ -689,11 +756,55 @@ int th_block_from_env(void)
 	if (!b || !*b)
 		return 0;
 	err = !strcmp(b, "EPERM") ? EPERM : !strcmp(b, "KILL") ? -1 : ENOSYS;
+	errno = 0;
 	if (th_block_statx(err)) {
-		fprintf(stderr, "SKIP: cannot install a seccomp filter\n");
+		fprintf(stderr, "SKIP: cannot install a seccomp filter: %s\n",
+			errno ? strerror(errno) :
+			"no table for this ABI in tests/seccomp-arch.h");
 		exit(TH_SKIP);
 	}
 	return err;
+}
+
+const char *th_no_native_handles(const char *path)
+{
+	static char why[PATH_MAX + 160];
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[128];
+	} h;
+	struct stat sb;
+	uint32_t word, ino32, swapped = 0;
+	unsigned i;
+	int mnt;
+
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (lstat(path, &sb) ||
+	    name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0)) {
+		snprintf(why, sizeof(why), "no file handle of %s: %s", path,
+			 strerror(errno));
+		return why;
+	}
+	/* ext4, xfs: the inode number first; tmpfs: second, after the
+	 * generation. */
+	ino32 = (uint32_t)sb.st_ino;
+	if (ino32 == __builtin_bswap32(ino32))
+		return NULL;	/* cannot tell */
+	for (i = 0; i < 2 && 4 * (i + 1) <= h.fh.handle_bytes; i++) {
+		memcpy(&word, h.fh.f_handle + 4 * i, 4);
+		if (word == ino32)
+			return NULL;
+		if (word == __builtin_bswap32(ino32))
+			swapped = word;
+	}
+	if (swapped) {
+		snprintf(why, sizeof(why), "the file handle of %s holds its "
+			 "inode number %#x in the other byte order (%#x): the "
+			 "kernel is of another byte order than this program",
+			 path, ino32, swapped);
+		return why;
+	}
+	return NULL;
 }
 
 /* The new mount API (5.2+, idmapping 5.12+): numbers common to all ABIs. */

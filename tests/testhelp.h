@@ -212,6 +212,22 @@ int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
 		    void (*handler)(int, siginfo_t *, void *));
 
 /*
+ * Why the kernel's file handles of @path cannot be decoded by this
+ * program (no handle; the inode number at its start in the other byte
+ * order, as under a user-mode emulator of another byte order), or NULL.
+ * The reason stays valid until the next call.
+ */
+const char *th_no_native_handles(const char *path);
+
+/*
+ * For a test of the filters themselves (no filter is installed while it
+ * is set): the helpers above hand their BPF program to this function and
+ * return what it returns, instead of installing the program.
+ */
+struct sock_fprog;
+extern int (*th_seccomp_inspect)(const struct sock_fprog *prog);
+
+/*
  * One file of each kind in @dir: "f" (10 bytes, 0640), "d" (a directory),
  * "l" (a symbolic link to "f") and "p" (a FIFO).  0, or -1 with errno.
  */

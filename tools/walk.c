@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -477,11 +478,14 @@ static void run(struct walk *w)
  * Each directory stream allocates about a megabyte and frees it at
  * closedir: by default glibc maps and unmaps that for every directory
  * (and faults its pages in anew).  Keep freed memory for the next stream.
+ * glibc's tunables; a C library without them (musl) is left as it is.
  */
 static void keep_freed_memory(void)
 {
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }
 
 bool walk_tree(const char *root, const struct walk_opts *o)
