@@ -681,6 +681,37 @@ int th_block_statx(int err)
 #endif
 }
 
+int th_check_full(void)
+{
+	const char *v = getenv("XSTAT_CHECK_FULL");
+
+	return v && !strcmp(v, "1");
+}
+
+unsigned th_rounds(unsigned sampled, unsigned full)
+{
+	return th_check_full() ? full : sampled;
+}
+
+unsigned th_share(unsigned nshares)
+{
+	const char *b = getenv("XSTAT_TEST_BLOCK");
+	unsigned share = 0;
+
+	if (b && !strcmp(b, "ENOSYS"))
+		share = 1;
+	else if (b && !strcmp(b, "EPERM"))
+		share = 2;
+	else if (b && !strcmp(b, "KILL"))
+		share = 3;
+	return nshares ? share % nshares : 0;
+}
+
+int th_sampled(unsigned i, unsigned nshares)
+{
+	return th_check_full() || !nshares || i % nshares == th_share(nshares);
+}
+
 int th_block_from_env(void)
 {
 	const char *b = getenv("XSTAT_TEST_BLOCK");
