@@ -10,10 +10,12 @@ AC_ARG_ENABLE([python],
 		[build the Python binding (default: auto, where Python 3
 		 development files are found)])],
 	[], [enable_python=auto])
-AS_IF([test "x$enable_python" = xno], [PYTHON=:],
+why_python="no python3 found (Debian: python3-dev)"
+AS_IF([test "x$enable_python" = xno], [PYTHON=: why_python=--disable-python],
       [test -z "$PYTHON"], [
 	for xs_py in python3 /usr/bin/python3; do
 		xs_py=`command -v "$xs_py" 2>/dev/null` || continue
+		why_python="no Python.h for $xs_py (Debian: python3-dev)"
 		$xs_py -c 'import os, sys, sysconfig
 sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("include"),
 					  "Python.h")))' \
@@ -55,7 +57,6 @@ if p != sys.base_prefix and mine not in sys.path:
 		pythondir=$pyexecdir])])
 
 have_python=no
-why_python="no Python 3 with its development files (--enable-python=$enable_python)"
 AS_IF([test "x$PYTHON" != x:], [
 	PYTHON_CPPFLAGS="-I`$PYTHON -c 'import sysconfig
 print(sysconfig.get_path("include"))'` -I`$PYTHON -c 'import sysconfig
@@ -94,3 +95,12 @@ AC_SUBST([PYTHON_CPPFLAGS])
 AC_SUBST([PYTHON_EXT_SUFFIX])
 AC_SUBST([XS_PYTHON], [$have_python])
 AM_CONDITIONAL([XS_PYTHON], [test "x$have_python" = xyes])
+XS_SUMMARY([the Python binding (import libxstat)], [$have_python],
+	[$why_python])
+have_pytest=no
+xs_why_pytest="no Python binding"
+AS_IF([test "x$have_python" = xyes], [
+	xs_why_pytest="pytest is not installed for $PYTHON (Debian: python3-pytest)"
+	$PYTHON -c 'import pytest' 2>/dev/null && have_pytest=yes])
+XS_SUMMARY([the Python binding's tests (pytest)], [$have_pytest],
+	[$xs_why_pytest])

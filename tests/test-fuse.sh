@@ -2,13 +2,20 @@
 # Server round trips on FUSE: the statx backend, then the fallback with
 # statx(2) blocked by seccomp as container sandboxes do (ENOSYS, and
 # EPERM as older Docker profiles did).  Skips (77) only if every run
-# skips; fails if any run fails.
+# skips; fails if any run fails.  make check runs the fallback once, with
+# EPERM (ENOSYS reaches the same backend; the probe that tells them apart
+# has tests of its own); XSTAT_CHECK_FULL=1 runs both.
 t="${top_builddir:-.}/tests"
 
 "$t/test-fuse" statx
 r1=$?
-"$t/seccomp-run" -e ENOSYS -s statx -- "$t/test-fuse" fallback
-r2=$?
+if [ "${XSTAT_CHECK_FULL:-}" = 1 ]; then
+	"$t/seccomp-run" -e ENOSYS -s statx -- "$t/test-fuse" fallback
+	r2=$?
+else
+	echo "# the fallback behind ENOSYS: sampled out (XSTAT_CHECK_FULL=1 runs it)"
+	r2=$r1
+fi
 "$t/seccomp-run" -e EPERM -s statx -- "$t/test-fuse" fallback
 r3=$?
 

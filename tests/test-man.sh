@@ -44,7 +44,26 @@ for a in $aliases; do
 		grep -q "\<$name\>" || fail "$a: $target does not name $name"
 done
 
+# One statement of where bugs go, the same on every page that has the
+# section (libxstat publishes no bug address).
+bugs=$(for p in $pages; do
+	sed -n '/^\.SH REPORTING BUGS/,/^\.SH /p' "$man/$p" | sed '1d;$d'
+done | sort | uniq -c)
+[ "$(printf '%s\n' "$bugs" | awk '{ print $1 }' | sort -u | wc -l)" -le 1 ] ||
+	fail "REPORTING BUGS differs between pages:
+$bugs"
+printf '%s\n' "$bugs" | grep -q 'publishes no bug address' ||
+	fail "REPORTING BUGS does not say that there is no bug address"
+
 for p in $pages; do
+	# An example's display (.EX ... .EE, indented by .in) ends a
+	# paragraph: the text after it starts one (.PP), else it runs on
+	# right under the example.
+	out=$(awk 'prev == ".EE" && $0 == ".in" { check = 1; prev = $0; next }
+		check && !/^\./ { print FILENAME ":" FNR ": " $0 }
+		{ check = 0; prev = $0 }' "$man/$p")
+	[ -z "$out" ] || fail "$p: text right after an example, no .PP:
+$out"
 	out=$(cd "$man" && mandoc -T lint -W warning "$p" 2>&1)
 	[ -z "$out" ] || fail "mandoc -T lint $p:
 $out"

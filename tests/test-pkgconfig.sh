@@ -139,6 +139,12 @@ if [ -s "$tmp/born.c" ] && $cc $cflags -o "$tmp/born" "$tmp/born.c" $libs \
 			fail "README example: nothing, stat says born $born";;
 	*)	fail "README example: '$got', stat says born $born";;
 	esac
+	# Without its argument it says how to use it, not an errno that
+	# nothing set ("xstat: Success").
+	LD_LIBRARY_PATH=$root$libdir "$tmp/born" >/dev/null 2>"$tmp/usage"
+	rc=$?
+	grep -q '^usage: ' "$tmp/usage" && [ $rc -eq 2 ] ||
+		fail "README example without its argument: exit $rc, $(cat "$tmp/usage")"
 else
 	cat "$tmp/cc.log"
 	fail "the README's example does not build"

@@ -91,8 +91,10 @@ static int matches(const struct xstat *x, ssize_t len, const char *path,
 	struct stat sb;
 
 	if (len < (ssize_t)sizeof(*x) || lstat(path, &sb)) {
+		/* A short result sets no errno: say so, not strerror(0). */
 		fprintf(stderr, "FAIL: %s %s: %zd (%s)\n", how, path, len,
-			strerror(errno));
+			len < 0 || len >= (ssize_t)sizeof(*x) ? strerror(errno) :
+			"short result");
 		return 1;
 	}
 	if (!(m & XSTAT_REQUEST_INO) || x->st_ino != sb.st_ino ||

@@ -45,8 +45,10 @@ static int same_as_lstat(const struct xstat *x, ssize_t len,
 	unsigned long long m = x->st_result_mask;
 
 	if (len < (ssize_t)sizeof(*x) || lstat(path, &sb)) {
+		/* A short result sets no errno: say so, not strerror(0). */
 		fprintf(stderr, "FAIL: %s %s: returned %zd (%s)\n", what, path,
-			len, strerror(errno));
+			len, len < 0 || len >= (ssize_t)sizeof(*x) ?
+			strerror(errno) : "short result");
 		return 1;
 	}
 	/*

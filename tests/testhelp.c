@@ -748,6 +748,37 @@ int th_block_statx(int err)
 #endif
 }
 
+int th_check_full(void)
+{
+	const char *v = getenv("XSTAT_CHECK_FULL");
+
+	return v && !strcmp(v, "1");
+}
+
+unsigned th_rounds(unsigned sampled, unsigned full)
+{
+	return th_check_full() ? full : sampled;
+}
+
+unsigned th_share(unsigned nshares)
+{
+	const char *b = getenv("XSTAT_TEST_BLOCK");
+	unsigned share = 0;
+
+	if (b && !strcmp(b, "ENOSYS"))
+		share = 1;
+	else if (b && !strcmp(b, "EPERM"))
+		share = 2;
+	else if (b && !strcmp(b, "KILL"))
+		share = 3;
+	return nshares ? share % nshares : 0;
+}
+
+int th_sampled(unsigned i, unsigned nshares)
+{
+	return th_check_full() || !nshares || i % nshares == th_share(nshares);
+}
+
 int th_block_from_env(void)
 {
 	const char *b = getenv("XSTAT_TEST_BLOCK");
@@ -819,43 +850,58 @@ struct mount_attr_ {
 	uint64_t	attr_set, attr_clr, propagation, userns_fd;
 };
 
-/* Write @text to /proc/@pid/@file. */
+/* Write @text to /proc/@pid/@file: 0, or -1 with errno set. */
 static int write_proc(pid_t pid, const char *file, const char *text)
 {
 	char path[64];
-	int fd, ret = 0;
+	ssize_t n;
+	int fd, err;
 
 	th_pathf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		ret = -1;
+	n = write(fd, text, strlen(text));
+	/* A short write sets no errno of its own. */
+	err = n < 0 ? errno : n != (ssize_t)strlen(text) ? EIO : 0;
 	close(fd);
-	return ret;
+	errno = err;
+	return err ? -1 : 0;
 }
 
 /*
  * A user namespace fd with the mapping @map: a child unshares, the
  * parent writes its maps and opens /proc/PID/ns/user, the child exits.
+ * -1 with errno set on failure: the child's own where unshare() failed
+ * (it sends its errno back), kept across the cleanup that follows.
  */
 static int userns_fd(const char *map)
 {
-	char path[64], c;
-	int go[2], ready[2], fd = -1;
+	char path[64], c = 0;
+	int go[2], ready[2], fd = -1, err = 0, child_err;
+	ssize_t n;
 	pid_t pid;
 
-	if (pipe(go) || pipe(ready))
+	if (pipe(go))
 		return -1;
+	if (pipe(ready)) {
+		err = errno;
+		goto close_go;
+	}
 	pid = fork();
-	if (pid < 0)
-		return -1;
+	if (pid < 0) {
+		err = errno;
+		close(ready[0]);
+		close(ready[1]);
+		goto close_go;
+	}
 	if (pid == 0) {
 		/* Only the parent's end of @go may hold it open. */
 		close(go[1]);
 		close(ready[0]);
-		c = unshare(CLONE_NEWUSER) ? 'n' : 'y';
-		if (write(ready[1], &c, 1) != 1)
+		child_err = unshare(CLONE_NEWUSER) ? errno : 0;
+		if (write(ready[1], &child_err, sizeof(child_err)) !=
+		    (ssize_t)sizeof(child_err))
 			_exit(1);
 		/* Stay until the parent holds the namespace. */
 		if (read(go[0], &c, 1) < 0)
@@ -863,17 +909,32 @@ static int userns_fd(const char *map)
 		_exit(0);
 	}
 	close(ready[1]);
-	close(go[0]);
-	if (read(ready[0], &c, 1) == 1 && c == 'y') {
+	n = read(ready[0], &child_err, sizeof(child_err));
+	if (n != (ssize_t)sizeof(child_err)) {
+		/* The child died before it could say. */
+		err = n < 0 ? errno : ECHILD;
+	} else if (child_err) {
+		err = child_err;
+	} else {
 		th_pathf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-		if (!write_proc(pid, "uid_map", map) &&
-		    !write_proc(pid, "gid_map", map))
-			fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (write_proc(pid, "uid_map", map) ||
+		    write_proc(pid, "gid_map", map))
+			err = errno;
+		else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			err = errno;
 	}
-	close(go[1]);
 	close(ready[0]);
+	close(go[0]);
+	close(go[1]);
 	waitpid(pid, NULL, 0);
+	errno = err;
 	return fd;
+
+close_go:
+	close(go[0]);
+	close(go[1]);
+	errno = err;
+	return -1;
 }
 
 int th_mount_idmapped(const char *src, const char *dst, unsigned first,

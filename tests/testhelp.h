@@ -251,6 +251,25 @@ int th_check_stream(const char *dir, const struct xstat_parameters *p,
 		    th_result_check *check, size_t expect);
 
 /*
+ * make check samples the long matrices of the loop-device tests, so that a
+ * root run costs little more than a user's; XSTAT_CHECK_FULL=1 (release
+ * checks, tests/README.md) runs every case and every round.
+ *
+ * th_check_full(): whether XSTAT_CHECK_FULL=1 is set.
+ * th_rounds(): @sampled rounds in make check, @full under the switch.
+ * th_sampled(): whether case @i of a matrix runs here: every one under
+ *   the switch; else those with @i % @nshares == th_share(@nshares), so
+ *   that the @nshares runs of one program (itself and its .enosys, .eperm
+ *   variants) run every case once per make check between them.
+ * th_share(): this run's share: 0 with statx, 1 for
+ *   XSTAT_TEST_BLOCK=ENOSYS, 2 for EPERM, 3 for KILL, modulo @nshares.
+ */
+int th_check_full(void);
+unsigned th_rounds(unsigned sampled, unsigned full);
+unsigned th_share(unsigned nshares);
+int th_sampled(unsigned i, unsigned nshares);
+
+/*
  * Block statx when the environment says so: XSTAT_TEST_BLOCK=ENOSYS,
  * EPERM or KILL.  Returns the errno blocked, 0 for none; exits 77 if seccomp is
  * unavailable.  Call after gathering oracle values, before any xstat().

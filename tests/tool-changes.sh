@@ -189,8 +189,19 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		--clear-groups
 fi
 
-# The same filesystem with statx refused (the fallback) and as nobody.
+# The same filesystem with statx refused (the fallback) and as nobody:
+# in make check on ext4 and tmpfs only (the snapshot and its comparison
+# are the same code on every filesystem; the fallback's probes of xfs and
+# btrfs have tests of their own), on all under XSTAT_CHECK_FULL=1.
 variants() {
+	case $1 in
+	ext4|tmpfs) ;;
+	*)	if [ "${XSTAT_CHECK_FULL:-}" != 1 ]; then
+			echo "note: $1, statx refused and nobody: sampled out" \
+				"(XSTAT_CHECK_FULL=1 runs them)"
+			return 0
+		fi ;;
+	esac
 	export NO_BTIME=1
 	run "$1, statx refused" "$2/e" "" -- "$seccomp" -e EPERM -s statx --
 	unset NO_BTIME
