@@ -33,6 +33,8 @@ int xs_handle_decode_gen(const struct xs_handle *h, const struct xs_fs *fs,
  */
 struct file_handle;
 int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
+/* The reusable mount ID of mountinfo, of an anchored @t: 0 or -errno. */
+int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st);
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_mnt_id *mnt);
 int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
