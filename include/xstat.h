@@ -13,10 +13,8 @@
  * caller's types, which is why they are inline.
  *
  * Names: everything here starts with xstat_, XSTAT_ or LIBXSTAT_, apart
- * from the AT_* flags.  Until 0.1.0 the 64-bit typedefs and the alignment
- * macro had reserved names (__xstat_u64, __xstat_s64, __XSTAT_ALIGN8) and
- * two padding members were called __reserved; they are now xstat_u64,
- * xstat_s64, XSTAT_ALIGN8 and "reserved", with the same layout.  The
+ * from the AT_* flags; none is reserved to the implementation (no leading
+ * double underscore), and the padding members are called "reserved".  The
  * patch's XSTAT_REQUEST__*_STATS keep their double underscore (C++
  * reserves such names, but renaming them would break the patch's callers).
  *

@@ -48,7 +48,7 @@
 #include "ret.h"
 #include "anchor.h"
 #include "fscache.h"
-#include "handle.h"
+#include "mntid.h"
 #include "internal.h"
 
 /* What an entry is looked up with: never through a final symlink. */

@@ -16,7 +16,7 @@
 #include "anchor.h"
 #include "backend_statx.h"
 #include "decimal.h"
-#include "handle.h"
+#include "mntid.h"
 
 /*
  * The mount ID without a handle: asked with handle_bytes 0, the kernel
