@@ -86,10 +86,10 @@ int xs_kernel_ident(int dfd, const char *path, unsigned flags,
 static inline uint32_t xs_statx_request(uint64_t request)
 {
 	uint32_t smask = xs_mask_to_statx(request);
-	uint64_t unique_for = (request & XSTAT_REQUEST_MNT_ID_REUSABLE) ?
-			      XS_UNIQUE_BESIDE_REUSABLE : XS_SUPPLEMENTABLE;
 
-	if (request & unique_for)
+	if ((request & XS_SUPPLEMENTABLE) &&
+	    (!(request & XSTAT_REQUEST_MNT_ID_REUSABLE) ||
+	     (request & XS_UNIQUE_BESIDE_REUSABLE)))
 		smask |= XS_STATX_MNT_ID_UNIQUE;
 	/*
 	 * The data version needs ctime: asking for it arms the inode's next
