@@ -13,10 +13,8 @@
  * caller's types, which is why they are inline.
  *
  * Names: everything here starts with xstat_, XSTAT_ or LIBXSTAT_, apart
- * from the AT_* flags.  Until 0.1.0 the 64-bit typedefs and the alignment
- * macro had reserved names (__xstat_u64, __xstat_s64, __XSTAT_ALIGN8) and
- * two padding members were called __reserved; they are now xstat_u64,
- * xstat_s64, XSTAT_ALIGN8 and "reserved", with the same layout.  The
+ * from the AT_* flags; none is reserved to the implementation (no leading
+ * double underscore), and the padding members are called "reserved".  The
  * patch's XSTAT_REQUEST__*_STATS keep their double underscore (C++
  * reserves such names, but renaming them would break the patch's callers).
  *
@@ -128,8 +126,9 @@ extern "C" {
 #define XSTAT_REQUEST_CHANGE_TOKEN	0x200000000ULL	/* xstat_change_token */
 #define XSTAT_REQUEST_DV_PROMISE	0x400000000ULL	/* xstat_dv_promise */
 #define XSTAT_REQUEST_FS_ID		0x800000000ULL	/* xstat_fs_id */
-#define XSTAT_REQUEST__EXTRA_RESULTS	0xf000fc000ULL
-#define XSTAT_REQUEST__ALL_STATS	0xf000fffffULL	/* every defined bit */
+#define XSTAT_REQUEST_MNT_ID_REUSABLE	0x1000000000ULL	/* xstat_mnt_id_reusable */
+#define XSTAT_REQUEST__EXTRA_RESULTS	0x1f000fc000ULL
+#define XSTAT_REQUEST__ALL_STATS	0x1f000fffffULL	/* every defined bit */
 
 /*
  * 64-bit members are 8-byte aligned on every architecture so that the
@@ -198,12 +197,29 @@ struct xstat {
 
 #define XSTAT_STRUCT_SIZE	152
 
-/* XSTAT_REQUEST_MNT_ID: the mount the file is on. */
+/*
+ * XSTAT_REQUEST_MNT_ID: the mount the file is on, by the never-reused ID
+ * where the kernel has one (@unique says which kind was had).  For the ID
+ * of /proc/self/mountinfo ask for XSTAT_REQUEST_MNT_ID_REUSABLE.
+ */
 struct xstat_mnt_id {
 	xstat_u64		mnt_id;
 	unsigned int		unique;	/* 1: never-reused 64-bit ID (6.8+);
 					   0: the reusable ID of mountinfo */
 	unsigned int		reserved;	/* 0 (was __reserved) */
+};
+
+/*
+ * XSTAT_REQUEST_MNT_ID_REUSABLE: the mount ID of /proc/self/mountinfo
+ * (statx(2)'s STATX_MNT_ID), which the kernel hands to a new mount once
+ * this one is gone.  statx gives one kind of mount ID per call: asked
+ * together with XSTAT_REQUEST_MNT_ID (or with what needs the unique ID:
+ * a class (3) field, a promise, XSTAT_REQUEST_FS_ID) it costs a second
+ * call on the file.  A library bit (32-55): statx has no field of its
+ * own for it, only another answer of stx_mnt_id.
+ */
+struct xstat_mnt_id_reusable {
+	xstat_u64		mnt_id;
 };
 
 /* XSTAT_REQUEST_ATTRIBUTES: which XSTAT_ATTR_* are known, which are set. */
@@ -420,6 +436,8 @@ XSTAT_STATIC_ASSERT(sizeof(struct xstat_change_token) == 24, "change_token");
 XSTAT_STATIC_ASSERT(offsetof(struct xstat_change_token, source) == 16,
 		    "change_token.source");
 XSTAT_STATIC_ASSERT(sizeof(struct xstat_fs_id) == 24, "fs_id");
+XSTAT_STATIC_ASSERT(sizeof(struct xstat_mnt_id_reusable) == 8,
+		    "mnt_id_reusable");
 XSTAT_STATIC_ASSERT(offsetof(struct xstat_fs_id, source) == 16,
 		    "fs_id.source");
 #endif
@@ -572,7 +590,7 @@ int xstat_compare(const struct xstat *before, size_t before_len,
  * extra result; for a program it stays a sufficient size even with a
  * newer library, which returns only the extra results asked for.
  */
-#define XSTAT_RESULT_MAX	288
+#define XSTAT_RESULT_MAX	296
 
 /*
  * A buffer that holds any such result, aligned for the structures, in C
@@ -599,7 +617,8 @@ XSTAT_STATIC_ASSERT(XSTAT_RESULT_MAX == XSTAT_STRUCT_SIZE +
 		    sizeof(struct xstat_why_missing) +
 		    sizeof(struct xstat_change_token) +
 		    sizeof(struct xstat_dv_promise) +
-		    sizeof(struct xstat_fs_id), "XSTAT_RESULT_MAX");
+		    sizeof(struct xstat_fs_id) +
+		    sizeof(struct xstat_mnt_id_reusable), "XSTAT_RESULT_MAX");
 XSTAT_STATIC_ASSERT(sizeof(union xstat_buffer) == XSTAT_RESULT_MAX,
 		    "xstat_buffer");
 #endif
@@ -676,6 +695,13 @@ static inline const struct xstat_fs_id *xstat_extra_fs_id(const struct xstat *x,
 {
 	return XSTAT_CAST(const struct xstat_fs_id *,
 			  xstat_extra(x, buflen, XSTAT_REQUEST_FS_ID));
+}
+
+static inline const struct xstat_mnt_id_reusable *xstat_extra_mnt_id_reusable(const struct xstat *x, size_t buflen)
+{
+	return XSTAT_CAST(const struct xstat_mnt_id_reusable *,
+			  xstat_extra(x, buflen,
+				      XSTAT_REQUEST_MNT_ID_REUSABLE));
 }
 
 /*

@@ -164,6 +164,11 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	st->aw_segments_max = sx->stx_atomic_write_segments_max;
 	st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
 	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+	/* Not asked for the unique one, statx gives mountinfo's. */
+	if ((sx->stx_mask & XS_MASK_STATX_MNT) == XS_STATX_MNT_ID) {
+		st->mnt_id_reusable = sx->stx_mnt_id;
+		st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
+	}
 }
 
 void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,

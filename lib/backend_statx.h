@@ -102,6 +102,14 @@ int xs_kernel_ident(int dfd, const char *path, unsigned flags,
 		    uint32_t smask, struct xs_ident *id);
 
 /*
+ * Asked for mountinfo's mount ID, statx is not asked for the unique one
+ * unless that is asked for too, or what keys fscache.c by it (a class (3)
+ * field, the filesystem's name): statx gives one kind a call.
+ */
+#define XS_UNIQUE_BESIDE_REUSABLE	(XS_CLASS3 | XSTAT_REQUEST_MNT_ID | \
+					 XSTAT_REQUEST_FS_ID)
+
+/*
  * What to ask statx for.  The unique mount ID costs the kernel nothing and
  * is never reused: the supplements' device cache uses it to notice a dev_t
  * handed to a new mount.  Without a supplement it is not needed.
@@ -110,7 +118,9 @@ static inline uint32_t xs_statx_request(uint64_t request)
 {
 	uint32_t smask = xs_mask_to_statx(request);
 
-	if (request & XS_SUPPLEMENTABLE)
+	if ((request & XS_SUPPLEMENTABLE) &&
+	    (!(request & XSTAT_REQUEST_MNT_ID_REUSABLE) ||
+	     (request & XS_UNIQUE_BESIDE_REUSABLE)))
 		smask |= XS_STATX_MNT_ID_UNIQUE;
 	/*
 	 * The data version needs ctime: asking for it arms the inode's next

@@ -48,7 +48,7 @@
 #include "ret.h"
 #include "anchor.h"
 #include "fscache.h"
-#include "handle.h"
+#include "mntid.h"
 #include "internal.h"
 
 /* What an entry is looked up with: never through a final symlink. */
@@ -140,8 +140,8 @@ void bulk_dir_fs(struct xstat_dir *d)
 	 */
 	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
-	d->ext4 = !!(fs->flags & XS_FS_RAW_INODES);
-	if (d->ext4) {
+	d->raw_inodes = !!(fs->flags & XS_FS_RAW_INODES);
+	if (d->raw_inodes) {
 		d->unasked_cmtime = unasked_times(d);
 		dir_mount(d);
 	}

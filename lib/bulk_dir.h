@@ -25,12 +25,12 @@ struct xstat_dir {
 	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
-	int			ext4;		/* the directory is on ext4 */
+	int			raw_inodes;	/* its row reads raw-inode batches */
 	int			remote;		/* network or FUSE, or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
 	int			unasked_cmtime;	/* see unasked_times() */
 	uint32_t		dev_major, dev_minor;
-	/* ext4: the directory's unique mount ID (0: unknown), its idmap */
+	/* raw inodes: the directory's unique mount ID (0: unknown), its idmap */
 	uint64_t		mnt_key, idmap_mnt;
 	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
 	char			*dents;

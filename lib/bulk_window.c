@@ -280,7 +280,7 @@ int bulk_fill_batch(struct xstat_dir *d)
 
 	if (want) {
 		bulk_dir_fs(d);
-		if (!d->ext4)
+		if (!d->raw_inodes)
 			want = 0;
 	}
 	ret = collect(d, want ? BULK_BATCH : BULK_SMALL);

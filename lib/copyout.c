@@ -33,12 +33,13 @@ static const struct {
 	{ XSTAT_REQUEST_CHANGE_TOKEN,	sizeof(struct xstat_change_token) },
 	{ XSTAT_REQUEST_DV_PROMISE,	sizeof(struct xstat_dv_promise) },
 	{ XSTAT_REQUEST_FS_ID,		sizeof(struct xstat_fs_id) },
+	{ XSTAT_REQUEST_MNT_ID_REUSABLE, sizeof(struct xstat_mnt_id_reusable) },
 };
 
 #define NR_EXTRAS	(sizeof(extras) / sizeof(extras[0]))
 /* The largest result: the struct and every extra. */
 #define MAX_RESULT	(sizeof(struct xstat) + 16 + 16 + 8 + 8 + 16 + 8 + 8 + \
-			 24 + 8 + 24)
+			 24 + 8 + 24 + 8)
 _Static_assert(MAX_RESULT == XSTAT_RESULT_MAX, "the header's largest result");
 _Static_assert(sizeof(struct xstat) % 8 == 0 &&
 	       sizeof(struct xstat_mnt_id) % 8 == 0 &&
@@ -50,7 +51,8 @@ _Static_assert(sizeof(struct xstat) % 8 == 0 &&
 	       sizeof(struct xstat_why_missing) % 8 == 0 &&
 	       sizeof(struct xstat_change_token) % 8 == 0 &&
 	       sizeof(struct xstat_dv_promise) % 8 == 0 &&
-	       sizeof(struct xstat_fs_id) % 8 == 0,
+	       sizeof(struct xstat_fs_id) % 8 == 0 &&
+	       sizeof(struct xstat_mnt_id_reusable) % 8 == 0,
 	       "every piece keeps the next on an 8-byte boundary");
 
 _Static_assert(XS_EXTRAS == (XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES |
@@ -60,7 +62,8 @@ _Static_assert(XS_EXTRAS == (XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES |
 			     XSTAT_REQUEST_WHY_MISSING |
 			     XSTAT_REQUEST_CHANGE_TOKEN |
 			     XSTAT_REQUEST_DV_PROMISE |
-			     XSTAT_REQUEST_FS_ID),
+			     XSTAT_REQUEST_FS_ID |
+			     XSTAT_REQUEST_MNT_ID_REUSABLE),
 	       "every extra result has a size in the table");
 
 static void put_time(struct xstat_time *out, const struct xs_time *in)
@@ -204,6 +207,11 @@ static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
 		memcpy(v.id, st->fs_id, sizeof(v.id));
 		v.source = st->fs_id_source;
 		v.reserved = 0;
+		PUT(v);
+	}
+	if (present & XSTAT_REQUEST_MNT_ID_REUSABLE) {
+		struct xstat_mnt_id_reusable v = { st->mnt_id_reusable };
+
 		PUT(v);
 	}
 	return off;

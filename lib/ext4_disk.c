@@ -10,6 +10,7 @@
 #include <string.h>
 #include "crc32c.h"
 #include "ext4_disk.h"
+#include "mask.h"
 
 static int is_pow2(uint32_t v)
 {
@@ -292,24 +293,28 @@ static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 	return crc == want;
 }
 
+/*
+ * An *_extra word: two epoch bits extend the signed seconds, 30 bits of
+ * nanoseconds follow.  0 if they are no time (mask.h's rule).
+ */
+static int add_extra(struct xs_time *t, uint32_t x)
+{
+	t->sec += (int64_t)(x & 3) << 32;
+	t->nsec = x >> 2;
+	return XS_NSEC_VALID(t->nsec);
+}
+
 static void decode_crtime(const uint8_t *b, uint32_t extra,
 			  struct xs_ext4_inode *in)
 {
-	uint32_t x;
-
 	/* The kernel reports BTIME exactly when i_crtime fits. */
 	if (!EXT4_FITS(extra, EXT4_I_CRTIME, 4))
 		return;
 	in->crtime.sec = (int32_t)xs_le32(b + EXT4_I_CRTIME);
 	in->crtime.nsec = 0;
-	if (EXT4_FITS(extra, EXT4_I_CRTIME_EXTRA, 4)) {
-		/* Two epoch bits extend the signed seconds; 30 bits of ns. */
-		x = xs_le32(b + EXT4_I_CRTIME_EXTRA);
-		in->crtime.sec += (int64_t)(x & 3) << 32;
-		in->crtime.nsec = x >> 2;
-		if (in->crtime.nsec > 999999999)
-			return;
-	}
+	if (EXT4_FITS(extra, EXT4_I_CRTIME_EXTRA, 4) &&
+	    !add_extra(&in->crtime, xs_le32(b + EXT4_I_CRTIME_EXTRA)))
+		return;
 	in->has_crtime = 1;
 }
 
@@ -320,15 +325,11 @@ static void decode_crtime(const uint8_t *b, uint32_t extra,
 static void decode_ctime(const uint8_t *b, uint32_t extra,
 			 struct xs_ext4_inode *in)
 {
-	uint32_t x;
-
 	if (!EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4))
 		return;
-	x = xs_le32(b + EXT4_I_CTIME_EXTRA);
-	in->ctime.sec = (int32_t)xs_le32(b + EXT4_I_CTIME) +
-			((int64_t)(x & 3) << 32);
-	in->ctime.nsec = x >> 2;
-	in->has_ctime = in->ctime.nsec <= 999999999;
+	in->ctime.sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
+	in->has_ctime = add_extra(&in->ctime,
+				  xs_le32(b + EXT4_I_CTIME_EXTRA));
 }
 
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
@@ -385,16 +386,10 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
  */
 int xs_ext4_inode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t)
 {
-	uint32_t x;
-
 	t->sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
 	t->nsec = 0;
-	if (EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4)) {
-		x = xs_le32(b + EXT4_I_CTIME_EXTRA);
-		t->sec += (int64_t)(x & 3) << 32;
-		t->nsec = x >> 2;
-		if (t->nsec > 999999999)
-			return -EINVAL;
-	}
+	if (EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4) &&
+	    !add_extra(t, xs_le32(b + EXT4_I_CTIME_EXTRA)))
+		return -EINVAL;
 	return 0;
 }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The filesystem table: every row libxstat has, and the facts read from
- * it that more than one layer needs.  A row is added here, once.
+ * it that more than one layer needs.  A row is added in fs_rows.h, once.
  */
 #include <sys/utsname.h>
 #include "fs.h"
 #include "decimal.h"
 
-/* Most used first: the lookup is a scan, on every call that needs a fact. */
+/* In fs_rows.h's order. */
 static const struct xs_fs *const rows[] = {
-	&xs_fs_ext4, &xs_fs_xfs, &xs_fs_btrfs, &xs_fs_tmpfs,
-	&xs_fs_fuse, &xs_fs_nfs, &xs_fs_smb, &xs_fs_cifs, &xs_fs_smb2,
-	&xs_fs_ncp, &xs_fs_coda, &xs_fs_afs, &xs_fs_ceph,
+#define XS_FS_ROW(name)	&xs_fs_##name,
+#include "fs_rows.h"
+#undef XS_FS_ROW
 };
 
 /*

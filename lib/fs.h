@@ -2,10 +2,11 @@
 /*
  * What each filesystem gives libxstat beyond what statx (or fstat) says
  * of every file: one row per filesystem, each row in the file named after
- * it (fs_ext4.c, fs_xfs.c, ...), every row listed once in fs.c.  Code
- * above the table asks only the table: no other file under lib/ names a
- * filesystem's magic number.  Adding a filesystem is one fs_*.c file and
- * one line in fs.c (docs/ARCHITECTURE.md shows it with fs_tmpfs.c).
+ * it (fs_ext4.c, fs_xfs.c, ...), every row listed once in fs_rows.h.
+ * Code above the table asks only the table: no other file under lib/
+ * names a filesystem's magic number.  Adding a filesystem is one fs_*.c
+ * file, its line in fs_rows.h and its line in lib/fs.am
+ * (docs/ARCHITECTURE.md, "Filesystems: one row each").
  *
  * A row states facts that were measured on that filesystem (libxstat(7),
  * "What a data version promises"; tests/test-token.c and
@@ -85,10 +86,10 @@ struct xs_fs {
  */
 const struct xs_fs *xs_fs_of(uint32_t magic);
 
-/* The rows, each defined in its fs_*.c. */
-extern const struct xs_fs xs_fs_ext4, xs_fs_xfs, xs_fs_btrfs, xs_fs_tmpfs,
-	xs_fs_fuse, xs_fs_nfs, xs_fs_smb, xs_fs_cifs, xs_fs_smb2, xs_fs_ncp,
-	xs_fs_coda, xs_fs_afs, xs_fs_ceph;
+/* The rows, each defined in its fs_*.c and listed once in fs_rows.h. */
+#define XS_FS_ROW(name)	extern const struct xs_fs xs_fs_##name;
+#include "fs_rows.h"
+#undef XS_FS_ROW
 
 /* Handles are in host byte order. */
 static inline uint32_t xs_handle32(const unsigned char *p)

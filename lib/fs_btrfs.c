@@ -34,6 +34,7 @@
 #include "fs.h"
 #include "fsprobe_uapi.h"
 #include "le.h"
+#include "mask.h"
 #include "fscache.h"
 #include "fsquery.h"
 
@@ -47,7 +48,7 @@ static int get_time(const unsigned char *p, struct xs_time *t)
 {
 	t->sec = (int64_t)xs_le64(p);
 	t->nsec = xs_le32(p + 8);
-	return t->nsec < 1000000000U ? 0 : -EUCLEAN;
+	return XS_NSEC_VALID(t->nsec) ? 0 : -EUCLEAN;
 }
 
 static int same_time(const struct xs_time *a, const struct xs_time *b)

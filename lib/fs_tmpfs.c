@@ -7,8 +7,8 @@
  * copies the entry's new ctime into the directory (shmem_mknod(),
  * shmem_link(), shmem_unlink()), so the directory never takes a
  * fine-grained time of its own, and two entry changes within one tick
- * leave its ctime alone (tests/test-token.c: 19,960 of 20,000 rounds on
- * 6.18).  The counter tmpfs keeps for them is exposed by no system call.
+ * leave its ctime alone (measured by tests/test-token.c).  The counter
+ * tmpfs keeps for them is exposed by no system call.
  * Nothing outlives a mount: no PERSISTENT.
  */
 #include "fs.h"

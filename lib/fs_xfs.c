@@ -28,6 +28,7 @@
 #include "fs.h"
 #include "fsprobe_uapi.h"
 #include "fscache.h"
+#include "mask.h"
 #include "fsquery.h"
 
 #define XFS_SUPER_MAGIC	0x58465342
@@ -73,7 +74,7 @@ static int xfs_probe(const struct xs_fs *fs, const struct xs_target *t,
 	if (want & XSTAT_REQUEST_BTIME) {
 		/* 0.0: none recorded (v4), for this file alone. */
 		if ((bs->bs_btime || bs->bs_btime_nsec) &&
-		    bs->bs_btime_nsec < 1000000000U) {
+		    XS_NSEC_VALID(bs->bs_btime_nsec)) {
 			st->btime.sec = bs->bs_btime;
 			st->btime.nsec = bs->bs_btime_nsec;
 			st->mask |= XSTAT_REQUEST_BTIME;

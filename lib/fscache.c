@@ -31,7 +31,7 @@
 #include "syscall.h"
 #include "fs.h"
 #include "fscache.h"
-#include "handle.h"
+#include "mntid.h"
 
 #define FSCACHE_SLOTS	64	/* a power of two */
 

@@ -3,45 +3,22 @@
 #define LIBXSTAT_HANDLE_H
 
 #include "internal.h"
+#include "mntid.h"
 
 /*
  * handle.c: generation from name_to_handle_at(); 0 or negative errno:
  * -EOPNOTSUPP where @fs (fs.h) decodes no handles, -EPROTO when the
  * handle does not have the layout of @fs
  * and -ESTALE when it names another inode (both: the magic may be stale).
- * With @mnt the same call returns the mount ID there (see below), also
- * when the generation is not had.  xs_handle_decode_gen(): the same from
- * a handle already taken.
+ * With @mnt the same call returns the mount ID there (xs_name_to_handle()
+ * in mntid.h), also when the generation is not had.
+ * xs_handle_decode_gen(): the same from a handle already taken.
  */
-struct xs_handle {
-	struct file_handle	fh;
-	unsigned char		bytes[128];	/* MAX_HANDLE_SZ */
-};
 struct xs_fs;
 int xs_handle_gen(const struct xs_target *t, const struct xs_fs *fs,
 		  const struct xs_stat *st, struct xs_mnt_id *mnt,
 		  uint64_t *gen);
 int xs_handle_decode_gen(const struct xs_handle *h, const struct xs_fs *fs,
 			 const struct xs_stat *st, uint64_t *gen);
-
-/*
- * mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo.
- * xs_name_to_handle(): name_to_handle_at() with @t's lookup flags, 0 or
- * -errno; with @mnt, the mount ID the kernel returns (the unique one
- * where it can) is returned there, also when the handle did not fit
- * (EOVERFLOW).
- */
-struct file_handle;
-int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
-int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
-		      struct xs_mnt_id *mnt);
-int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
-/*
- * The handle into @h and the unique mount ID into *@id, one call (Linux
- * 6.12+): 0 or -errno (-EOVERFLOW: *@id only; -EINVAL: the kernel has no
- * unique ID for handles, nothing taken).  *@id is 0 unless it was had.
- */
-int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
-		     uint64_t *id);
 
 #endif /* LIBXSTAT_HANDLE_H */

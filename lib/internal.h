@@ -33,7 +33,8 @@
 				 XSTAT_REQUEST_DV_PROMISE)
 /* What supplement.c can add when the backend did not. */
 #define XS_SUPPLEMENTABLE (XS_CLASS3 | XSTAT_REQUEST_MNT_ID | \
-			   XSTAT_REQUEST_ATTRIBUTES | XSTAT_REQUEST_FS_ID)
+			   XSTAT_REQUEST_ATTRIBUTES | XSTAT_REQUEST_FS_ID | \
+			   XSTAT_REQUEST_MNT_ID_REUSABLE)
 
 struct xs_time {
 	int64_t		sec;
@@ -59,6 +60,7 @@ struct xs_stat {
 	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
+	uint64_t	mnt_id_reusable;	/* mountinfo's */
 	uint64_t	fs_key;		/* fscache.c's key, 0: none */
 	uint64_t	attributes;
 	uint64_t	attributes_mask;

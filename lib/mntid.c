@@ -4,7 +4,9 @@
  * from the mnt_id: line of /proc/self/fdinfo for the anchor (filesystems
  * that cannot encode handles, such as procfs).  The same
  * name_to_handle_at() call serves handle.c when the generation is asked
- * for too: one system call for both.
+ * for too: one system call for both.  The two kinds are told apart as
+ * statx tells them: AT_HANDLE_MNT_ID_UNIQUE gives the never-reused ID,
+ * the call without it and fdinfo the reusable one of mountinfo.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +14,9 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anchor.h"
+#include "backend_statx.h"
 #include "decimal.h"
-#include "handle.h"
+#include "mntid.h"
 
 /*
  * The mount ID without a handle: asked with handle_bytes 0, the kernel
@@ -119,11 +122,10 @@ static int read_retry(int fd, char *buf, size_t len)
 	return (int)XS_EINTR(xs_neg_errno(read(fd, buf, len)));
 }
 
-/* From the anchor's fdinfo, in a /proc proven to be procfs. */
-static int by_fdinfo(const struct xs_target *t, struct xs_stat *st)
+/* From the anchor's fdinfo, in a /proc proven to be procfs: reusable. */
+static int by_fdinfo(const struct xs_target *t, uint64_t *id)
 {
 	char path[48], buf[1024], *p;
-	uint64_t id;
 	int pd, info, n;
 
 	if (!t->anchored)
@@ -143,14 +145,67 @@ static int by_fdinfo(const struct xs_target *t, struct xs_stat *st)
 		return n;
 	buf[n] = '\0';
 	p = strstr(buf, "\nmnt_id:");
-	if (!p || !xs_get_u64(p + 8, &id))
+	if (!p || !xs_get_u64(p + 8, id))
+		return -ENOENT;
+	return 0;
+}
+
+int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st)
+{
+	uint64_t id;
+
+	if (by_handle(t, st) == 0)
+		return 0;
+	if (by_fdinfo(t, &id))
 		return -ENOENT;
 	st->mnt_id = id;
 	st->mnt_id_unique = 0;
 	return 0;
 }
 
-int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st)
+/*
+ * The reusable ID of the anchored @t when the call's statx gave the
+ * unique one: statx asked for STATX_MNT_ID alone (where statx works in
+ * this thread; no sync: a mount ID is no server's), else name_to_handle_at() without the unique flag, else
+ * fdinfo.  On the anchor, so it is the inode the call described.
+ */
+static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
 {
-	return by_handle(t, st) == 0 ? 0 : by_fdinfo(t, st);
+#ifdef XS_NR_statx
+	struct xs_statx sx;
+
+	if (!xs_statx_works() ||
+	    xs_raw_statx(t->dfd, t->path,
+			 (t->flags & ~XS_SYNC_FLAGS) | AT_NO_ATTR_SYNC,
+			 XS_STATX_MNT_ID, &sx) != 0 ||
+	    !(sx.stx_mask & XS_STATX_MNT_ID))
+		return -ENOSYS;
+	*id = sx.stx_mnt_id;
+	return 0;
+#else
+	(void)t;
+	(void)id;
+	return -ENOSYS;
+#endif
+}
+
+int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st)
+{
+	struct file_handle fh = { .handle_bytes = 0 };
+	uint64_t id = 0;
+	int h = 0, ret;
+
+	if (!t->anchored)
+		return -EBADF;
+	ret = reusable_by_statx(t, &id);
+	if (ret) {
+		ret = handle_call(t, &fh, &h, 0);
+		if (ret == 0 || ret == -EOVERFLOW)
+			id = (uint32_t)h;
+		else if (by_fdinfo(t, &id))
+			return -ENOENT;
+	}
+	st->mnt_id_reusable = id;
+	st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
+	return 0;
 }

@@ -31,10 +31,6 @@ static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
 
 
 /*
- * xstat.c: xstat()'s work for @t once its arguments are checked: the
- * result's size, or -errno (errno untouched).
- */
-/*
  * xstat.c: the kernel's answer for @t, asked with @ask, recorded in @st
  * for a caller who asked @request: 1 from statx, 0 from fstatat, or
  * -errno.  A directory stream's batch asks more than its caller.
@@ -42,6 +38,10 @@ static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
 int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st);
 
+/*
+ * xstat.c: xstat()'s work for @t once its arguments are checked: the
+ * result's size, or -errno (errno untouched).
+ */
 ssize_t xs_stat_target(const struct xs_target *t,
 		       const struct xstat_parameters *params,
 		       struct xstat *buffer, size_t buflen);

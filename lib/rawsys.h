@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The system calls made inside a call: each returns what the kernel
+ * The system calls the hot path makes: each returns what the kernel
  * returned, a result or -errno in [-4095, -1], and leaves errno as it
- * was.  None goes through libc's named wrappers, which are cancellation
- * points (a thread cancelled there would leak a descriptor opened in the
- * call).
+ * was, without libc's named wrappers.  Not every call of the library
+ * goes through here: the anchor's and the probes' openat() (through
+ * xs_open_eintr()) and close() are libc's, which are cancellation points,
+ * so a thread cancelled with deferred cancellation inside such a call may
+ * leak the descriptor it had open (xstat(3), "Cancellation", says so).
+ * The ext4 device is opened, read and closed through here.
  */
 #ifndef LIBXSTAT_RAWSYS_H
 #define LIBXSTAT_RAWSYS_H

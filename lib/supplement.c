@@ -124,6 +124,8 @@ static void supplement_extras(const struct xs_target *t, uint64_t want,
 		return;
 	if ((want & XSTAT_REQUEST_MNT_ID) && xs_mnt_id_get(t, st) == 0)
 		st->mask |= XSTAT_REQUEST_MNT_ID;
+	if (want & XSTAT_REQUEST_MNT_ID_REUSABLE)
+		xs_mnt_id_reusable_get(t, st);
 	if (want & XSTAT_REQUEST_FS_ID)
 		xs_fs_id_get(t, st);
 	if (!(want & XSTAT_REQUEST_ATTRIBUTES))

@@ -131,6 +131,10 @@ static const struct xs_field xs_fields[] = {
 	  XSTAT_REQUEST_MNT_ID,
 	  "True: st_mnt_id is the never-reused 64-bit ID; False: the "
 	  "reusable ID of /proc/self/mountinfo."),
+	E("st_mnt_id_reusable", K_U64, xstat_mnt_id_reusable, mnt_id,
+	  XSTAT_REQUEST_MNT_ID_REUSABLE,
+	  "Mount ID of /proc/self/mountinfo, which a later mount may take "
+	  "again (Request.MNT_ID_REUSABLE)."),
 	E("st_attributes", K_U64, xstat_attributes, attributes,
 	  XSTAT_REQUEST_ATTRIBUTES,
 	  "Attr bits set on the file (Request.ATTRIBUTES)."),
@@ -1237,7 +1241,7 @@ static const struct {
 	C(PROMISE_NAMES),
 	C(TOKEN_FROM_DATA_VERSION), C(TOKEN_FROM_CTIME),
 #ifdef XSTAT_REQUEST_FS_ID
-	C(REQUEST_FS_ID), C(SAME), C(SAME_UNPROVEN), C(CHANGED_METADATA),
+	C(REQUEST_FS_ID), C(REQUEST_MNT_ID_REUSABLE), C(SAME), C(SAME_UNPROVEN), C(CHANGED_METADATA),
 	C(CHANGED_DATA), C(OTHER_FILE),
 #endif
 #undef C

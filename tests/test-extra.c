@@ -282,6 +282,7 @@ static void test_packing_every(void **state)
 		{ XSTAT_REQUEST_CHANGE_TOKEN,	24 },
 		{ XSTAT_REQUEST_DV_PROMISE,	8 },
 		{ XSTAT_REQUEST_FS_ID,		24 },
+		{ XSTAT_REQUEST_MNT_ID_REUSABLE, 8 },
 	};
 	const unsigned long long base = XSTAT_REQUEST__BASIC_STATS |
 					XSTAT_REQUEST_BTIME;

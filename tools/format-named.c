@@ -57,6 +57,8 @@ EXTRA_GETTER(get_mnt_id, struct xstat_mnt_id, XSTAT_REQUEST_MNT_ID,
 	     e->mnt_id)
 EXTRA_GETTER(get_mnt_unique, struct xstat_mnt_id, XSTAT_REQUEST_MNT_ID,
 	     e->unique)
+EXTRA_GETTER(get_mnt_reusable, struct xstat_mnt_id_reusable,
+	     XSTAT_REQUEST_MNT_ID_REUSABLE, e->mnt_id)
 EXTRA_GETTER(get_attr, struct xstat_attributes, XSTAT_REQUEST_ATTRIBUTES,
 	     e->attributes)
 EXTRA_GETTER(get_attr_mask, struct xstat_attributes,
@@ -94,6 +96,8 @@ static const struct named named[] = {
 	{ "size_needed", 0, 0, NK_DEC, get_size_needed },
 	{ "mnt_id", 0, XSTAT_REQUEST_MNT_ID, NK_DEC, get_mnt_id },
 	{ "mnt_id_unique", 0, XSTAT_REQUEST_MNT_ID, NK_DEC, get_mnt_unique },
+	{ "mnt_id_reusable", 0, XSTAT_REQUEST_MNT_ID_REUSABLE, NK_DEC,
+	  get_mnt_reusable },
 	{ "attributes", 0, XSTAT_REQUEST_ATTRIBUTES, NK_HEX, get_attr },
 	{ "attributes_mask", 0, XSTAT_REQUEST_ATTRIBUTES,
 	  NK_HEX, get_attr_mask },

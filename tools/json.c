@@ -195,6 +195,14 @@ static void json_fs_id(const struct file_result *r)
 		f->source == XSTAT_FS_ID_FROM_FSID ? "fsid" : "unknown");
 }
 
+static void json_mnt_id_reusable(const struct file_result *r)
+{
+	const struct xstat_mnt_id_reusable *m =
+		extra(r, XSTAT_REQUEST_MNT_ID_REUSABLE);
+
+	json_num("mnt_id_reusable", m ? m->mnt_id : 0, m != NULL);
+}
+
 static struct xstat_time taken;
 static bool have_taken;
 
@@ -351,6 +359,7 @@ void json_print(const struct file_result *r)
 		 have(r, XSTAT_REQUEST_DATA_VERSION));
 	json_extras(r);
 	json_fs_id(r);
+	json_mnt_id_reusable(r);
 	json_time("taken", &taken, have_taken);
 	fprintf(out_fp(), "}\n");
 }

@@ -102,6 +102,9 @@ class Request(_enum.IntFlag):
     DV_PROMISE = _c.REQUEST_DV_PROMISE
     #: The filesystem's lasting name (compare() tells files apart by it).
     FS_ID = _c.REQUEST_FS_ID
+    #: The mount ID of /proc/self/mountinfo: st_mnt_id_reusable (MNT_ID
+    #: gives the never-reused one where the kernel has it).
+    MNT_ID_REUSABLE = _c.REQUEST_MNT_ID_REUSABLE
     #: Every extra result.
     EXTRA = _c.REQUEST__EXTRA_RESULTS
     #: Every defined bit.

@@ -55,6 +55,8 @@ class xstat_result:
     @property
     def st_mnt_id_unique(self) -> Optional[bool]: ...
     @property
+    def st_mnt_id_reusable(self) -> Optional[int]: ...
+    @property
     def st_attributes(self) -> Optional[int]: ...
     @property
     def st_attributes_mask(self) -> Optional[int]: ...
@@ -149,6 +151,7 @@ REQUEST_SUBVOL: int
 REQUEST_WRITE_ATOMIC: int
 REQUEST_DIO_READ_ALIGN: int
 REQUEST_FS_ID: int
+REQUEST_MNT_ID_REUSABLE: int
 SAME: int
 SAME_UNPROVEN: int
 CHANGED_METADATA: int

@@ -61,7 +61,6 @@ _TO_REQUEST = (
     (STATX_SIZE, _c.REQUEST_SIZE),
     (STATX_BLOCKS, _c.REQUEST_BLOCKS),
     (STATX_BTIME, _c.REQUEST_BTIME),
-    (STATX_MNT_ID | STATX_MNT_ID_UNIQUE, _c.REQUEST_MNT_ID),
     (STATX_DIOALIGN, _c.REQUEST_DIOALIGN),
     (STATX_SUBVOL, _c.REQUEST_SUBVOL),
     (STATX_WRITE_ATOMIC, _c.REQUEST_WRITE_ATOMIC),
@@ -107,21 +106,46 @@ _SAME = {
 }
 
 
+_MNT_BITS = STATX_MNT_ID | STATX_MNT_ID_UNIQUE
+
+
+def _mount_request(asked: int) -> int:
+    """The request bit of the mount ID statx(2) would give for @asked.
+
+    statx(2) fills one mount ID on every call: the never-reused one when
+    STATX_MNT_ID_UNIQUE is asked for (and the kernel has it), else the
+    reusable one of /proc/self/mountinfo, whether STATX_MNT_ID was asked
+    for or not.
+    """
+    if asked & STATX_MNT_ID_UNIQUE:
+        return _c.REQUEST_MNT_ID
+    return _c.REQUEST_MNT_ID_REUSABLE
+
+
+def _mount(x: _t.Any, asked: int) -> _t.Tuple[int, _t.Optional[int]]:
+    """stx_mask's mount bit and stx_mnt_id, as os.statx() gives them.
+
+    os.statx() has stx_mnt_id only when STATX_MNT_ID is in stx_mask: the
+    unique ID, flagged STATX_MNT_ID_UNIQUE, is not shown there.
+    """
+    if asked & STATX_MNT_ID_UNIQUE:
+        if x.st_mnt_id is None:
+            return 0, None
+        if x.st_mnt_id_unique:
+            return STATX_MNT_ID_UNIQUE, None
+        return STATX_MNT_ID, x.st_mnt_id
+    if x.st_mnt_id_reusable is None:
+        return 0, None
+    return STATX_MNT_ID, x.st_mnt_id_reusable
+
+
 def _stx_mask(x: _t.Any, asked: int) -> int:
     """The STATX_* bits of what x holds: statx(2)'s stx_mask."""
     have = int(x.st_result_mask)
-    mask = 0
+    mask = _mount(x, asked)[0]
     for bits, req in _TO_REQUEST:
         if have & req:
             mask |= bits
-    # The two mount IDs are one field in statx(2): the unique one when
-    # it was asked for and obtained, else the old one.
-    # statx(2) gives one of them whatever the mask asked for; libxstat
-    # keeps one, the never-reused ID where the kernel has it, and the
-    # mask says which it is.
-    mask &= ~(STATX_MNT_ID | STATX_MNT_ID_UNIQUE)
-    if x.st_mnt_id is not None:
-        mask |= STATX_MNT_ID_UNIQUE if x.st_mnt_id_unique else STATX_MNT_ID
     for name, (attr, bits) in _SAME.items():
         # An extra result the filesystem does not give leaves its bit out.
         if bits and mask & bits and getattr(x, attr) is None:
@@ -140,9 +164,11 @@ class statx_result:
     are None when the fallback backend could not read the attributes
     (os.statx always has them: it fails instead); stx_mode is the full
     mode whenever STATX_TYPE or STATX_MODE was obtained (statx(2) gives
-    the two halves separately); stx_mnt_id is the never-reused mount ID
-    (STATX_MNT_ID_UNIQUE in stx_mask) wherever the kernel has one, also
-    when only STATX_MNT_ID was asked for: libxstat keeps one mount ID.
+    the two halves separately).  The mount ID is statx(2)'s: the reusable
+    one of /proc/self/mountinfo (STATX_MNT_ID in stx_mask, stx_mnt_id) on
+    every call, unless STATX_MNT_ID_UNIQUE is asked for: then the
+    never-reused one, flagged STATX_MNT_ID_UNIQUE, which os.statx() does
+    not show as stx_mnt_id (read it from xstat.st_mnt_id).
     """
 
     __slots__ = ("xstat", "stx_mask", "_mnt")
@@ -150,7 +176,7 @@ class statx_result:
     def __init__(self, x: _t.Any, asked: int) -> None:
         self.xstat = x
         self.stx_mask = _stx_mask(x, asked)
-        self._mnt = x.st_mnt_id
+        self._mnt = _mount(x, asked)[1]
 
     def __getattr__(self, name: str) -> _t.Any:
         try:
@@ -172,7 +198,7 @@ class statx_result:
 
     @property
     def stx_mnt_id(self) -> _t.Optional[int]:
-        """The mount ID: the unique one with STATX_MNT_ID_UNIQUE."""
+        """mountinfo's mount ID; None without STATX_MNT_ID in stx_mask."""
         return self._mnt
 
     @property
@@ -282,9 +308,9 @@ def statx(path: _t.Union[str, bytes, "_os.PathLike[str]",
     for bits, req in _TO_REQUEST:
         if mask & bits:
             fields |= req
-    # statx(2) always fills the attributes and a mount ID; so does this,
+    # statx(2) always fills the attributes and one mount ID; so does this,
     # where it can (free with statx, a probe more in the fallback).
-    fields |= _c.REQUEST_ATTRIBUTES | _c.REQUEST_MNT_ID
+    fields |= _c.REQUEST_ATTRIBUTES | _mount_request(mask)
     sync = None
     if flags & AT_STATX_FORCE_SYNC:
         sync = True

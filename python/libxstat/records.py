@@ -179,7 +179,7 @@ _EXTRA_SIZES = tuple((int(bit), size) for bit, size in (
     (Request.SUBVOL, 8), (Request.WRITE_ATOMIC, 16),
     (Request.DIO_READ_ALIGN, 8), (Request.WHY_MISSING, 8),
     (Request.CHANGE_TOKEN, 24), (Request.DV_PROMISE, 8),
-    (Request.FS_ID, 24)))
+    (Request.FS_ID, 24), (Request.MNT_ID_REUSABLE, 8)))
 _EXTRAS = int(Request.EXTRA)
 _WHY_MISSING = int(Request.WHY_MISSING)
 
@@ -236,6 +236,8 @@ MEMBERS: _t.Tuple[_Row, ...] = (
     ("change_token", int(Request.CHANGE_TOKEN), lambda r, f: _token(r)),
     ("dv_promise", int(Request.DV_PROMISE), lambda r, f: _dv_promise(r)),
     ("fs_id", int(Request.FS_ID), lambda r, f: _fs_id(r)),
+    ("mnt_id_reusable", int(Request.MNT_ID_REUSABLE),
+     lambda r, f: _num(r.st_mnt_id_reusable)),
 )
 
 

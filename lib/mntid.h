@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef LIBXSTAT_MNTID_H
+#define LIBXSTAT_MNTID_H
+
+#include "internal.h"
+
+/* A file handle with room for any filesystem's (MAX_HANDLE_SZ). */
+struct xs_handle {
+	struct file_handle	fh;
+	unsigned char		bytes[128];
+};
+
+/*
+ * mntid.c: mount ID from name_to_handle_at(), else /proc/self/fdinfo.
+ * xs_name_to_handle(): name_to_handle_at() with @t's lookup flags, 0 or
+ * -errno; with @mnt, the mount ID the kernel returns (the unique one
+ * where it can) is returned there, also when the handle did not fit
+ * (EOVERFLOW).
+ */
+struct file_handle;
+int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
+/* The reusable mount ID of mountinfo, of an anchored @t: 0 or -errno. */
+int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st);
+int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
+		      struct xs_mnt_id *mnt);
+int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
+/*
+ * The handle into @h and the unique mount ID into *@id, one call (Linux
+ * 6.12+): 0 or -errno (-EOVERFLOW: *@id only; -EINVAL: the kernel has no
+ * unique ID for handles, nothing taken).  *@id is 0 unless it was had.
+ */
+int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
+		     uint64_t *id);
+
+#endif /* LIBXSTAT_MNTID_H */
