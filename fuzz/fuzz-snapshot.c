@@ -70,10 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		return 0;
-	if (snapshot_load(f, "fuzz", "/t", &s, err, sizeof(err)) == 0)
+	if (snapshot_load(f, "fuzz", &s, err, sizeof(err)) == 0) {
+		snapshot_set_root(&s);
 		check_entries(&s);
-	else if (!err[0])
+	} else if (!err[0]) {
 		abort();	/* an error always says what */
+	}
 	snapshot_free(&s);
 	fclose(f);
 	return 0;

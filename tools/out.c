@@ -149,6 +149,18 @@ bool out_drain(void)
 	return ok;
 }
 
+bool out_drain_to(FILE *f)
+{
+	if (rec.fp) {
+		fflush(rec.fp);
+		if (rec.len)
+			fwrite(rec.buf, 1, rec.len, f);
+		fseeko(rec.fp, 0, SEEK_SET);
+		rec.len = 0;
+	}
+	return !ferror(f);
+}
+
 void out_thread_end(void)
 {
 	out_drain();

@@ -51,6 +51,12 @@ bool out_record_end(bool zero);
 /* The calling thread's records to stdout now; false if stdout failed. */
 bool out_drain(void);
 
+/*
+ * The calling thread's records to @f instead of stdout (xstat --save's
+ * snapshot: written through the same printers).  False if @f has failed.
+ */
+bool out_drain_to(FILE *f);
+
 /* A thread that printed is ending: its records out, its buffers freed. */
 void out_thread_end(void);
 
