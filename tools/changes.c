@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "changes.h"
 #include "json.h"
 #include "out.h"
@@ -247,7 +248,7 @@ static struct snap_ent *entry(struct changes *c, const struct file_result *r)
 		c->trouble = true;
 		if (e) {
 			e->flags |= SNAP_PRESENT | SNAP_SAME_FILE |
-				    SNAP_UNREAD;
+				    SNAP_UNREAD | SNAP_UNREAD_BELOW;
 			c->unread = true;
 		}
 		return e;
@@ -332,6 +333,24 @@ static void save_record(struct changes *c, const struct file_result *r)
 	}
 }
 
+/* A directory the walk could not read: what was below it is kept. */
+static void unread_hook(const char *path, const void *ctx)
+{
+	struct changes *c = (struct changes *)ctx;
+	struct snap_ent *e;
+	const char *key;
+
+	pthread_mutex_lock(&c->lock);
+	c->trouble = true;
+	key = key_of(c, path);
+	e = key ? snapshot_find(&c->snap, key) : NULL;
+	if (e) {
+		e->flags |= SNAP_UNREAD_BELOW;
+		c->unread = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 static bool print_hook(const struct file_result *r, const void *ctx)
 {
 	struct changes *c = (struct changes *)ctx;
@@ -370,7 +389,7 @@ static bool unread_below(const struct changes *c, const struct snap_ent *e)
 	while (!found && (slash = strrchr(p, '/')) && slash != p) {
 		*slash = '\0';
 		a = snapshot_find(&c->snap, p);
-		found = a && (a->flags & SNAP_UNREAD);
+		found = a && (a->flags & SNAP_UNREAD_BELOW);
 	}
 	free(p);
 	return found;
@@ -630,15 +649,52 @@ static int by_path(const void *a, const void *b)
 		      ((const struct report *)b)->path);
 }
 
+/* A name for --names, and whether it is there no more. */
+struct name {
+	const char	*rel;
+	bool		missing;
+};
+
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct name *x = a, *y = b;
+	int d = strcmp(x->rel, y->rel);
+
+	/* a name both gone and there again (moved away, made anew): there */
+	return d ? d : (int)x->missing - (int)y->missing;
 }
 
-/* --names: each name once, below DIR ("." for DIR itself). */
+/*
+ * A name gone whose parent is no directory now: the parent is listed
+ * too (gone, moved or replaced), and rsync's --force takes what was below
+ * it along.  Listed itself, it would make rsync say it vanished (the
+ * implied parent) or is no directory.
+ */
+static bool parent_gone(const struct changes *c, const char *path)
+{
+	const char *rel = rel_of(c->root, path);
+	const char *slash = strrchr(rel, '/');
+	struct stat st;
+	char *parent;
+	bool gone;
+
+	if (!slash)
+		return false;	/* DIR itself */
+	parent = strndup(path, (size_t)(slash - path));
+	if (!parent)
+		return false;
+	gone = lstat(parent, &st) < 0 || !S_ISDIR(st.st_mode);
+	free(parent);
+	return gone;
+}
+
+/*
+ * --names: each name once, below DIR ("." for DIR itself), a move's both
+ * names; of a gone subtree its top only (see parent_gone()).
+ */
 static void print_names(struct changes *c)
 {
-	char **v = malloc((2 * c->nreports + 1) * sizeof(*v));
+	struct name *v = malloc((2 * c->nreports + 1) * sizeof(*v));
 	size_t n = 0, i;
 
 	if (!v) {
@@ -646,15 +702,21 @@ static void print_names(struct changes *c)
 		return;
 	}
 	for (i = 0; i < c->nreports; i++) {
-		v[n++] = (char *)rel_of(c->root, c->reports[i].path);
-		if (c->reports[i].from)
-			v[n++] = (char *)rel_of(c->root, c->reports[i].from);
+		const struct report *r = &c->reports[i];
+		bool gone = strcmp(r->change, "gone") == 0;
+
+		if (!gone || !parent_gone(c, r->path))
+			v[n++] = (struct name){ rel_of(c->root, r->path),
+						gone };
+		if (r->from && !parent_gone(c, r->from))
+			v[n++] = (struct name){ rel_of(c->root, r->from),
+						true };
 	}
 	qsort(v, n, sizeof(*v), by_name);
 	for (i = 0; i < n; i++) {
-		if (i && strcmp(v[i], v[i - 1]) == 0)
+		if (i && strcmp(v[i].rel, v[i - 1].rel) == 0)
 			continue;
-		fputs(*v[i] ? v[i] : ".", out_fp());
+		fputs(*v[i].rel ? v[i].rel : ".", out_fp());
 		putc('\n', out_fp());
 		out_record_end(c->o->zero);
 	}
@@ -760,6 +822,7 @@ int changes_run(const char *root, struct walk_opts *w,
 	c.taken.tv_nsec = (unsigned long long)ts.tv_nsec;
 	json_set_taken(&c.taken);
 	w->print = print_hook;
+	w->unread = unread_hook;
 	w->ctx = &c;
 	w->error_records = true;
 	ok = walk_tree(root, w);

@@ -26,6 +26,7 @@
 #define SNAP_FAILED	0x8	/* an error record: no result */
 #define SNAP_TAKEN	0x10	/* .taken holds the record's "taken" */
 #define SNAP_UNREAD	0x20	/* could not be examined now: kept */
+#define SNAP_UNREAD_BELOW 0x40	/* nor what is below it */
 
 /*
  * One entry: its name (bytes), and the part of its result the comparison
