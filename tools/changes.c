@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,7 @@ struct changes {
 	struct reread	*reread;
 	struct save	save;
 	bool		saving;
-	bool		save_failed;
+	atomic_bool	save_failed;	/* read by the workers unlocked */
 	int		save_errno;
 	struct xstat_time taken;	/* the walk's start */
 	bool		unread;		/* some old entry is SNAP_UNREAD */
@@ -322,7 +323,7 @@ static void keep_reread(struct changes *c, const struct file_result *r)
 static void save_record(struct changes *c, const struct file_result *r)
 {
 	json_print(r);
-	if (!out_drain_to(c->save.fp)) {
+	if (!out_record_end(false)) {
 		int err = errno;
 
 		pthread_mutex_lock(&c->lock);
@@ -354,21 +355,23 @@ static void unread_hook(const char *path, const void *ctx)
 static bool print_hook(const struct file_result *r, const void *ctx)
 {
 	struct changes *c = (struct changes *)ctx;
+	bool racy = c->saving && r->ret >= 0 && worth_rereading(c, r);
 	struct snap_ent *e = NULL;
-	bool later = false;
+	bool later = racy;
 
-	pthread_mutex_lock(&c->lock);
-	if (c->have_snap)
-		e = entry(c, r);
-	if (c->saving && r->ret >= 0 && worth_rereading(c, r)) {
-		keep_reread(c, r);
-		later = true;
-	} else if (r->ret < 0 && e) {
-		later = true;	/* its old record is kept */
+	/* --save alone, an entry written now: nothing shared to touch */
+	if (c->have_snap || racy || atomic_load(&c->save_failed)) {
+		pthread_mutex_lock(&c->lock);
+		if (c->have_snap)
+			e = entry(c, r);
+		if (racy)
+			keep_reread(c, r);
+		else if (r->ret < 0 && e)
+			later = true;	/* its old record is kept */
+		if (c->save_failed)
+			later = true;
+		pthread_mutex_unlock(&c->lock);
 	}
-	if (c->save_failed)
-		later = true;
-	pthread_mutex_unlock(&c->lock);
 	if (c->saving && !later)
 		save_record(c, r);
 	return true;
@@ -631,8 +634,11 @@ static void save_old(struct changes *c, const struct snap_ent *e)
 		return;
 	}
 	r.name = r.path = name;
+	out_drain();
+	out_set_target(mem);
 	json_print(&r);
-	out_drain_to(mem);
+	out_drain();
+	out_set_target(c->save.fp);
 	fclose(mem);
 	cut = memmem(head, headlen, schema, sizeof(schema) - 1);
 	if (cut)
@@ -825,6 +831,8 @@ int changes_run(const char *root, struct walk_opts *w,
 	w->unread = unread_hook;
 	w->ctx = &c;
 	w->error_records = true;
+	if (c.saving)
+		out_set_target(c.save.fp);
 	ok = walk_tree(root, w);
 	if (c.have_snap)
 		finish_compare(&c);
@@ -833,6 +841,11 @@ int changes_run(const char *root, struct walk_opts *w,
 		for (i = 0; i < c.snap.n && !c.save_failed; i++)
 			if (c.snap.ents[i]->flags & SNAP_UNREAD)
 				save_old(&c, c.snap.ents[i]);
+		if (!out_drain())
+			c.save_failed = true;
+		if (ferror(c.save.fp) && !c.save_errno)
+			c.save_errno = EIO;
+		out_set_target(NULL);
 	}
 	pthread_mutex_destroy(&c.lock);
 	print_reports(&c);

@@ -52,10 +52,11 @@ bool out_record_end(bool zero);
 bool out_drain(void);
 
 /*
- * The calling thread's records to @f instead of stdout (xstat --save's
- * snapshot: written through the same printers).  False if @f has failed.
+ * Records go to @f instead of stdout from now on, until called with NULL
+ * (xstat --save's snapshot: written through the same printers, in the
+ * same large writes).  out_drain() then writes there; false if @f failed.
  */
-bool out_drain_to(FILE *f);
+void out_set_target(FILE *f);
 
 /* A thread that printed is ending: its records out, its buffers freed. */
 void out_thread_end(void);
