@@ -49,7 +49,7 @@ static void check_entries(const struct snapshot *s)
 				continue;
 			errno = 0;
 			v = xstat_compare(&a->res.x, a->len, &b->res.x, b->len,
-					  s->have_taken ? &s->taken : NULL,
+					  a->flags & SNAP_TAKEN ? &a->taken : NULL,
 					  &why);
 			if (v < -1 || v > XSTAT_OTHER_FILE ||
 			    (v == -1 && errno != EINVAL) ||
