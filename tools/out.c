@@ -30,6 +30,7 @@ static bool write_failed;
 static int write_errno;		/* of the first failed write to stdout */
 static size_t drain_at = DRAIN_AT;
 static size_t status_len;	/* a status line is on stderr (err_lock) */
+static FILE *target;		/* records go there, not to stdout */
 
 static void clear_status_locked(void)
 {
@@ -124,9 +125,16 @@ bool out_record_end(bool zero)
 		putc('\0', rec.fp);
 		fflush(rec.fp);
 	}
-	if (rec.len >= drain_at)
+	if (rec.len >= (target ? DRAIN_AT : drain_at))
 		return out_drain();
 	return true;
+}
+
+void out_set_target(FILE *f)
+{
+	pthread_mutex_lock(&out_lock);
+	target = f;
+	pthread_mutex_unlock(&out_lock);
 }
 
 bool out_drain(void)
@@ -136,7 +144,11 @@ bool out_drain(void)
 	if (rec.fp)
 		fflush(rec.fp);
 	pthread_mutex_lock(&out_lock);
-	if (rec.fp && rec.len) {
+	if (rec.fp && rec.len && target) {
+		fwrite(rec.buf, 1, rec.len, target);
+		fseeko(rec.fp, 0, SEEK_SET);
+		rec.len = 0;
+	} else if (rec.fp && rec.len) {
 		errno = 0;
 		if ((fwrite(rec.buf, 1, rec.len, stdout) != rec.len ||
 		     (!drain_at && fflush(stdout) != 0)) && !write_errno)
@@ -144,7 +156,7 @@ bool out_drain(void)
 		fseeko(rec.fp, 0, SEEK_SET);
 		rec.len = 0;
 	}
-	ok = !ferror(stdout);
+	ok = !ferror(target ? target : stdout);
 	pthread_mutex_unlock(&out_lock);
 	return ok;
 }

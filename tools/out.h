@@ -51,6 +51,13 @@ bool out_record_end(bool zero);
 /* The calling thread's records to stdout now; false if stdout failed. */
 bool out_drain(void);
 
+/*
+ * Records go to @f instead of stdout from now on, until called with NULL
+ * (xstat --save's snapshot: written through the same printers, in the
+ * same large writes).  out_drain() then writes there; false if @f failed.
+ */
+void out_set_target(FILE *f);
+
 /* A thread that printed is ending: its records out, its buffers freed. */
 void out_thread_end(void);
 

@@ -538,17 +538,9 @@ static int index_all(struct ctx *c, struct snapshot *s)
 	return 0;
 }
 
-static bool under(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-
-	if (strncmp(path, root, n))
-		return false;
-	return !path[n] || path[n] == '/' || (n && root[n - 1] == '/');
-}
-
 static int add_entry(struct ctx *c, struct snapshot *s,
-		     const struct jt_node *o, const char *root)
+		     const struct jt_node *o, const char *line, size_t len,
+		     bool copy)
 {
 	const struct jt_node *schema = get(o, "schema"), *taken;
 	struct snap_ent *e, **ents;
@@ -568,9 +560,17 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 	e = new_entry(s, o, &why);
 	if (!e)
 		return fail(c, "%s", why);
-	if (!under(e->path, root))
-		return fail(c, "%s is not under %s: a snapshot of another tree",
-			    e->path, root);
+	/* a stream's lines are gone once parsed: copied (--save keeps them) */
+	e->line = line;
+	e->line_len = (uint32_t)len;
+	if (copy) {
+		char *p = snap_alloc(s, len ? len : 1);
+
+		if (!p)
+			return fail(c, "out of memory");
+		memcpy(p, line, len);
+		e->line = p;
+	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 1024;
 
@@ -589,10 +589,8 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 	if (taken && !is_type(taken, JT_NULL)) {
 		if (get_time(o, "taken", &t))
 			return fail(c, "bad \"taken\"");
-		if (!s->have_taken || t.tv_sec < s->taken.tv_sec ||
-		    (t.tv_sec == s->taken.tv_sec &&
-		     t.tv_nsec < s->taken.tv_nsec))
-			s->taken = t;
+		e->taken = t;
+		e->flags |= SNAP_TAKEN;
 		s->have_taken = true;
 	}
 	return get_result(c, o, e);
@@ -600,7 +598,7 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 
 /* One line: its object, checked and added to @s.  0 or -1. */
 static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
-		      size_t len, const char *root)
+		      size_t len, bool copy)
 {
 	const struct jt_node *o;
 	char why[128];
@@ -609,12 +607,11 @@ static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
 		return fail(c, "not JSON: %s", why);
 	if (o->type != JT_OBJECT)
 		return fail(c, "not a JSON object");
-	return add_entry(c, s, o, root);
+	return add_entry(c, s, o, line, len, copy);
 }
 
 /* A pipe or a terminal: line by line, through a bounded buffer. */
-static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
-		       const char *root)
+static int load_stream(struct ctx *c, FILE *f, struct snapshot *s)
 {
 	struct reader r = { .f = f, .cap = 2 * SNAP_LINE_MAX + 2 };
 	size_t len = 0;
@@ -629,7 +626,7 @@ static int load_stream(struct ctx *c, FILE *f, struct snapshot *s,
 		return fail(c, "out of memory");
 	}
 	while ((ret = next_line(&r, c, &line, &len)) > 0) {
-		ret = parse_line(c, s, line, len, root);
+		ret = parse_line(c, s, line, len, true);
 		if (ret)
 			break;
 	}
@@ -652,7 +649,7 @@ struct part {
 	struct snapshot	s;
 	struct ctx	c;		/* .line: lines of this part read */
 	char		err[512];
-	const char	*p, *end, *root;
+	const char	*p, *end;
 	bool		last;		/* its end is the file's */
 	int		ret;
 };
@@ -681,7 +678,7 @@ static void *parse_part(void *arg)
 				      SNAP_LINE_MAX);
 			break;
 		}
-		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), t->root);
+		t->ret = parse_line(&t->c, &t->s, p, (size_t)(nl - p), false);
 		if (t->ret)
 			break;
 		p = nl + 1;
@@ -708,13 +705,7 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 
 		memcpy(s->ents + k, q->ents, q->n * sizeof(*s->ents));
 		k += q->n;
-		if (q->have_taken && (!s->have_taken ||
-		    q->taken.tv_sec < s->taken.tv_sec ||
-		    (q->taken.tv_sec == s->taken.tv_sec &&
-		     q->taken.tv_nsec < s->taken.tv_nsec))) {
-			s->taken = q->taken;
-			s->have_taken = true;
-		}
+		s->have_taken |= q->have_taken;
 		*tail = q->chunks;
 		while (*tail)
 			tail = &(*tail)->next;
@@ -728,7 +719,7 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 }
 
 static int load_mapped(struct ctx *c, const char *map, size_t size,
-		       struct snapshot *s, const char *root)
+		       struct snapshot *s)
 {
 	struct part parts[PARSERS_MAX];
 	pthread_t tid[PARSERS_MAX];
@@ -748,7 +739,6 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 		parts[i].c.line = 0;
 		parts[i].c.err = parts[i].err;
 		parts[i].c.errlen = sizeof(parts[i].err);
-		parts[i].root = root;
 		parts[i].p = cut;
 		from = map + size / n * (i + 1);
 		if (from < cut)
@@ -787,8 +777,8 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 	return ret;
 }
 
-int snapshot_load(FILE *f, const char *name, const char *root,
-		  struct snapshot *s, char *err, size_t errlen)
+int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
+		  size_t errlen)
 {
 	struct ctx c = { err, errlen, name, 0, NULL };
 	struct stat sb;
@@ -801,10 +791,12 @@ int snapshot_load(FILE *f, const char *name, const char *root,
 	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
 	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
 			fileno(f), 0)) != MAP_FAILED) {
-		ret = load_mapped(&c, map, (size_t)sb.st_size, s, root);
-		munmap(map, (size_t)sb.st_size);
+		ret = load_mapped(&c, map, (size_t)sb.st_size, s);
+		/* the records' text, until snapshot_free() */
+		s->map = map;
+		s->map_len = (size_t)sb.st_size;
 	} else {
-		ret = load_stream(&c, f, s, root);
+		ret = load_stream(&c, f, s);
 	}
 	if (ret == 0 && s->n == 0)
 		ret = fail(&c, "no entries: an empty snapshot");
@@ -815,11 +807,10 @@ int snapshot_load(FILE *f, const char *name, const char *root,
 
 #else /* !HAVE_SIMDJSON */
 
-int snapshot_load(FILE *f, const char *name, const char *root,
-		  struct snapshot *s, char *err, size_t errlen)
+int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
+		  size_t errlen)
 {
 	(void)f;
-	(void)root;
 	memset(s, 0, sizeof(*s));
 	snprintf(err, errlen, "%s: this xstat was built without simdjson: "
 		 "it cannot read snapshots", name);
@@ -849,6 +840,33 @@ struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 }
 #endif
 
+bool snapshot_under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strncmp(path, root, n))
+		return false;
+	return !path[n] || path[n] == '/' || (n && root[n - 1] == '/');
+}
+
+const struct snap_ent *snapshot_set_root(struct snapshot *s)
+{
+	size_t i, len, best = 0;
+
+	s->root = NULL;
+	for (i = 0; i < s->n; i++) {
+		len = strlen(s->ents[i]->path);
+		if (!s->root || len < best) {
+			s->root = s->ents[i];
+			best = len;
+		}
+	}
+	for (i = 0; i < s->n; i++)
+		if (!snapshot_under(s->ents[i]->path, s->root->path))
+			return s->ents[i];
+	return NULL;
+}
+
 void snapshot_free(struct snapshot *s)
 {
 	struct snap_chunk *c;
@@ -860,5 +878,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->ents);
 	free(s->path_heads);
 	free(s->ino_heads);
+	if (s->map)
+		munmap(s->map, s->map_len);
 	memset(s, 0, sizeof(*s));
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A snapshot: what `xstat -r --json --change-token DIR` printed, read
- * back for --changes.  The file sat on disk between runs, so it is input
+ * A snapshot: what `xstat -r --json --change-token DIR` printed (or
+ * --save wrote), read back for --changes.  The file sat on disk between runs, so it is input
  * not to be trusted: it is parsed by simdjson, one line at a time and
  * each line at most SNAP_LINE_MAX bytes, and every member the comparison
  * uses is checked for its type and range.  Anything else is an error
@@ -24,6 +24,9 @@
 #define SNAP_SAME_FILE	0x2	/* ...and holds the same file */
 #define SNAP_CLAIMED	0x4	/* the file moved: reported at its new name */
 #define SNAP_FAILED	0x8	/* an error record: no result */
+#define SNAP_TAKEN	0x10	/* .taken holds the record's "taken" */
+#define SNAP_UNREAD	0x20	/* could not be examined now: kept */
+#define SNAP_UNREAD_BELOW 0x40	/* nor what is below it */
 
 /*
  * One entry: its name (bytes), and the part of its result the comparison
@@ -36,6 +39,9 @@ struct snap_ent {
 	uint32_t	next_ino;
 	uint32_t	flags;
 	uint32_t	len;		/* bytes of res */
+	uint32_t	line_len;
+	const char	*line;		/* the record as read, no newline */
+	struct xstat_time taken;	/* its racy window's end (SNAP_TAKEN) */
 	union {
 		struct xstat	x;
 		xstat_u64	w[(sizeof(struct xstat) + 24 + 8 + 24) / 8];
@@ -58,16 +64,28 @@ struct snapshot {
 	uint32_t	*path_heads;	/* buckets: index + 1, 0 empty */
 	uint32_t	*ino_heads;
 	size_t		nbuckets;
-	struct xstat_time taken;	/* the earliest walk start it records */
-	bool		have_taken;
+	struct snap_ent	*root;		/* the entry every other is under */
+	void		*map;		/* the file, mapped: the records */
+	size_t		map_len;
+	bool		have_taken;	/* some record has "taken" */
 };
 
 /*
- * Read the snapshot @f (named @name in messages) of the tree @root: every
- * entry is @root or below it.  0, or -1 with a message in @err.
+ * Read the snapshot @f (named @name in messages).  0, or -1 with a
+ * message in @err.  Each entry keeps its record's text (->line).
  */
-int snapshot_load(FILE *f, const char *name, const char *root,
-		  struct snapshot *s, char *err, size_t errlen);
+int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
+		  size_t errlen);
+
+/*
+ * Find the snapshot's root: its shortest name, which every other name
+ * must be under.  NULL if they are; else the first entry that is not
+ * (s->root is then the shortest name all the same).
+ */
+const struct snap_ent *snapshot_set_root(struct snapshot *s);
+
+/* Is @path @root itself or below it? */
+bool snapshot_under(const char *path, const char *root);
 void snapshot_free(struct snapshot *s);
 
 /* The entry named @path, or NULL. */

@@ -104,6 +104,19 @@ static void fail(struct walk *w, const char *path, int err, const char *what)
 	emit(w, &r, what);
 }
 
+/* A directory @path could not be read, or not whole: @what it. */
+static void fail_dir(struct walk *w, const char *path, int err,
+		     const char *what)
+{
+	if (!w->o->unread) {
+		fail(w, path, err, what);
+		return;
+	}
+	warn_msg(err, what, quoteaf(path));
+	atomic_store(&w->failed, true);
+	w->o->unread(path, w->o->ctx);
+}
+
 /* Drop a reference (w->lock held); a node goes with its last child. */
 static void put_node(struct node *n)
 {
@@ -270,20 +283,20 @@ static bool check_dir(struct walk *w, struct node *n, struct xstat_dir *d)
 	struct stat st;
 
 	if (fstat(xstat_dirfd(d), &st) < 0) {
-		fail(w, n->path, errno, "cannot stat directory %s");
+		fail_dir(w, n->path, errno, "cannot stat directory %s");
 		return false;
 	}
 	if (n->check && (st.st_ino != n->want_ino ||
 			 major(st.st_dev) != n->want_dev.major ||
 			 minor(st.st_dev) != n->want_dev.minor)) {
-		fail(w, n->path, 0, "%s changed during the walk, not entered");
+		fail_dir(w, n->path, 0, "%s changed during the walk, not entered");
 		return false;
 	}
 	n->dev = st.st_dev;
 	n->ino = st.st_ino;
 	for (a = n->parent; a; a = a->parent) {
 		if (a->dev == st.st_dev && a->ino == st.st_ino) {
-			fail(w, n->path, ELOOP, "file system loop at %s");
+			fail_dir(w, n->path, ELOOP, "file system loop at %s");
 			return false;
 		}
 	}
@@ -386,7 +399,8 @@ static void read_dir(struct walk *w, struct node *n)
 
 	if (!d) {
 		if (!(errno == ENOTDIR && n->quiet_notdir))
-			fail(w, n->path, errno, "cannot open directory %s");
+			fail_dir(w, n->path, errno,
+				 "cannot open directory %s");
 		return;
 	}
 	if (check_dir(w, n, d)) {
@@ -397,8 +411,8 @@ static void read_dir(struct walk *w, struct node *n)
 			e = xstat_readdir(d);
 			if (!e) {
 				if (errno)
-					fail(w, n->path, errno,
-					     "cannot read directory %s");
+					fail_dir(w, n->path, errno,
+						 "cannot read directory %s");
 				break;
 			}
 			do_entry(w, n, d, e);

@@ -25,6 +25,12 @@ struct walk_opts {
 	/* Print one entry; false if something could not be printed. */
 	bool (*print)(const struct file_result *r, const void *ctx);
 	const void *ctx;
+	/*
+	 * If set: a directory whose entry was printed could not be read
+	 * (or only in part); called after its failure is reported, instead
+	 * of printing an error record for it.
+	 */
+	void (*unread)(const char *path, const void *ctx);
 };
 
 /*

@@ -51,6 +51,8 @@ struct options {
 	bool file_system;		/* -f */
 	bool no_progress;		/* --no-progress */
 	const char *changes;		/* --changes=SNAP */
+	const char *save;		/* --save=NEW */
+	bool names;			/* --names */
 };
 
 enum {
@@ -64,6 +66,8 @@ enum {
 	OPT_MAX_DEPTH,
 	OPT_NO_PROGRESS,
 	OPT_CHANGES,
+	OPT_SAVE,
+	OPT_NAMES,
 };
 
 static const struct option longopts[] = {
@@ -98,6 +102,8 @@ static const struct option longopts[] = {
 	{ "change-token", no_argument, NULL, OPT_TOKEN },
 	{ "dv-promise", no_argument, NULL, OPT_DV_PROMISE },
 	{ "changes", required_argument, NULL, OPT_CHANGES },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -137,6 +143,11 @@ static void usage(void)
 "      --changes=SNAP     with -r, print what changed since the snapshot\n"
 "                         SNAP, one entry a line (with --json, objects);\n"
 "                         exit 0: nothing, 1: changes, 2: trouble\n"
+"      --save=NEW         with -r, write the tree's snapshot to NEW in the\n"
+"                         same walk (alone: the first snapshot)\n"
+"      --names            with --changes, print only the names below DIR\n"
+"                         (a move: both), for rsync --files-from; with -0\n"
+"                         each ends with NUL\n"
 "      --check-promises DIR  test the change token's promises in a scratch\n"
 "                         directory under DIR (--check-promises --help)\n"
 "  -h, --help             show this help and exit\n"
@@ -410,6 +421,14 @@ static void parse(int argc, char **argv, struct options *o)
 			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
 				  XSTAT_REQUEST_FS_ID;
 			break;
+		case OPT_SAVE:
+			o->save = optarg;
+			o->add |= XSTAT_REQUEST_CHANGE_TOKEN |
+				  XSTAT_REQUEST_FS_ID;
+			break;
+		case OPT_NAMES:
+			o->names = true;
+			break;
 		case OPT_DV_PROMISE:
 			o->add |= XSTAT_REQUEST_DV_PROMISE;
 			break;
@@ -433,6 +452,17 @@ static void parse(int argc, char **argv, struct options *o)
 			   (o->output != OUT_LAYOUT && o->output != OUT_JSON)))
 		usage_error("--changes takes -r, one DIR and no other output "
 			    "than --json");
+	if (o->save && (!o->recursive || argc - optind != 1 ||
+			o->file_system || o->mask_set ||
+			(!o->changes && o->output != OUT_LAYOUT)))
+		usage_error("--save takes -r and one DIR; alone it prints "
+			    "nothing (no output option)");
+	if (o->names && (!o->changes || o->output != OUT_LAYOUT))
+		usage_error("--names takes --changes and no other output "
+			    "option");
+	if (o->zero && o->changes && !o->names)
+		usage_error("-0 with --changes takes --names: a verdict's "
+			    "line is quoted, it needs no NUL");
 	if ((o->xdev || o->threads || o->max_depth >= 0) && !o->recursive)
 		usage_error("-x, --threads and --max-depth need -r "
 			    "(--recursive)");
@@ -615,7 +645,7 @@ static bool walk(const char *name, const struct options *o)
 	return walk_tree(name, &w);
 }
 
-/* --changes: 0, 1 or 2 as diff(1); the walk's options as -r's. */
+/* --changes, --save: 0, 1 or 2 as diff(1); the walk's options as -r's. */
 static int run_changes(const char *name, const struct options *o)
 {
 	struct walk_opts w = {
@@ -624,8 +654,13 @@ static int run_changes(const char *name, const struct options *o)
 		.max_depth = o->max_depth,
 		.progress = !o->no_progress && isatty(2) && !isatty(1),
 	};
+	struct changes_opts c = {
+		.snap = o->changes, .save = o->save,
+		.json = o->output == OUT_JSON, .names = o->names,
+		.zero = o->zero,
+	};
 
-	return changes_run(o->changes, name, &w, o->output == OUT_JSON);
+	return changes_run(name, &w, &c);
 }
 
 int main(int argc, char **argv)
@@ -644,7 +679,7 @@ int main(int argc, char **argv)
 	if (check_promises_asked(argc, argv))
 		return check_promises_main(argc, argv);
 	parse(argc, argv, &o);
-	if (o.changes)
+	if (o.changes || o.save)
 		return out_finish(run_changes(argv[optind], &o));
 	for (i = optind; i < argc; i++) {
 		bool ok = o.file_system ? show_fs(argv[i], &o) :
