@@ -166,18 +166,17 @@ int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st)
 /*
  * The reusable ID of the anchored @t when the call's statx gave the
  * unique one: statx asked for STATX_MNT_ID alone (where statx works in
- * this thread; no sync: a mount ID is no server's), else name_to_handle_at() without the unique flag, else
- * fdinfo.  On the anchor, so it is the inode the call described.
+ * this thread in that shape; no sync: a mount ID is no server's), else
+ * name_to_handle_at() without the unique flag, else fdinfo.  On the anchor, so it is the inode the call described.
  */
 static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
 {
 #ifdef XS_NR_statx
+	unsigned flags = (t->flags & ~XS_SYNC_FLAGS) | AT_NO_ATTR_SYNC;
 	struct xs_statx sx;
 
-	if (!xs_statx_works() ||
-	    xs_raw_statx(t->dfd, t->path,
-			 (t->flags & ~XS_SYNC_FLAGS) | AT_NO_ATTR_SYNC,
-			 XS_STATX_MNT_ID, &sx) != 0 ||
+	if (!xs_statx_works(t->dfd, flags) ||
+	    xs_raw_statx(t->dfd, t->path, flags, XS_STATX_MNT_ID, &sx) != 0 ||
 	    !(sx.stx_mask & XS_STATX_MNT_ID))
 		return -ENOSYS;
 	*id = sx.stx_mnt_id;

@@ -618,14 +618,15 @@ static int load_filter(const struct sock_fprog *prog)
 }
 
 /*
- * The one filter of th_block_syscall() and th_trap_syscall(): system call
- * @nr of this ABI gets @action when @arg < 0, or when its argument @arg's
- * low word (SA_ARG_LO: the second half of the 64-bit slot on a big-endian
- * machine), masked with @mask, is @value; every other call, and every
- * call of another ABI, passes.
+ * The one filter of th_block_syscall(), th_trap_syscall() and
+ * th_refuse_statx_when(): system call @nr of this ABI gets @action when
+ * @arg < 0, or when its argument @arg's low word (SA_ARG_LO: the second
+ * half of the 64-bit slot on a big-endian machine), masked with @mask, is
+ * @value (is not, when @equal is 0); every other call, and every call of
+ * another ABI, passes.
  */
 static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
-			  uint32_t value)
+			  uint32_t value, int equal)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -639,7 +640,8 @@ static int install_filter(int nr, uint32_t action, int arg, uint32_t mask,
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 SA_ARG_LO((unsigned)(arg < 0 ? 0 : arg))),
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, arg < 0 ? 0 : mask),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg < 0 ? 0 : value, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arg < 0 ? 0 : value & mask,
+			 equal ? 0 : 1, equal ? 1 : 0),
 		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -654,7 +656,7 @@ int th_block_syscall(int nr, int err)
 #ifdef TH_ARCH
 	return install_filter(nr, err < 0 ? SECCOMP_RET_KILL_PROCESS :
 			      SECCOMP_RET_ERRNO |
-			      ((unsigned)err & SECCOMP_RET_DATA), -1, 0, 0);
+			      ((unsigned)err & SECCOMP_RET_DATA), -1, 0, 0, 1);
 #else
 	(void)nr;
 	(void)err;
@@ -673,7 +675,7 @@ int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
 	sa.sa_flags = SA_SIGINFO;
 	if (sigaction(SIGSYS, &sa, NULL))
 		return -1;
-	return install_filter(nr, SECCOMP_RET_TRAP, arg, mask, value);
+	return install_filter(nr, SECCOMP_RET_TRAP, arg, mask, value, 1);
 #else
 	(void)nr;
 	(void)arg;
@@ -976,41 +978,12 @@ int th_mount_idmapped(const char *src, const char *dst, unsigned first,
 	return ret;
 }
 
-/*
- * The offset in struct seccomp_data of the low 32 bits of system call
- * argument @n: its slots are 64-bit, so on a big-endian machine the low
- * half is the second word.
- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define TH_ARGS_LO(n)	(offsetof(struct seccomp_data, args) + 8 * (n) + 4)
-#else
-#define TH_ARGS_LO(n)	(offsetof(struct seccomp_data, args) + 8 * (n))
-#endif
-
 int th_refuse_statx_when(const struct th_arg_rule *r, int err,
 			 void (*trap)(int, siginfo_t *, void *))
 {
 #if defined(TH_ARCH) && defined(TH_NR_STATX)
 	uint32_t action = trap ? SECCOMP_RET_TRAP :
 			  SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA);
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TH_NR_STATX, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, TH_ARGS_LO(r->arg)),
-		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, r->mask),
-		/* equal: the next (refuse) when equal, else the allow after */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, r->value & r->mask,
-			 r->equal ? 0 : 1, r->equal ? 1 : 0),
-		BPF_STMT(BPF_RET | BPF_K, action),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 	struct sigaction sa;
 
 	if (r->arg > 5)
@@ -1022,10 +995,8 @@ int th_refuse_statx_when(const struct th_arg_rule *r, int err,
 		if (sigaction(SIGSYS, &sa, NULL))
 			return -1;
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return install_filter(TH_NR_STATX, action, (int)r->arg, r->mask,
+			      r->value, r->equal);
 #else
 	(void)r;
 	(void)err;
