@@ -174,10 +174,18 @@ static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
 #ifdef XS_NR_statx
 	unsigned flags = (t->flags & ~XS_SYNC_FLAGS) | AT_NO_ATTR_SYNC;
 	struct xs_statx sx;
+	long ret;
 
-	if (!xs_statx_works(t->dfd, flags) ||
-	    xs_raw_statx(t->dfd, t->path, flags, XS_STATX_MNT_ID, &sx) != 0 ||
-	    !(sx.stx_mask & XS_STATX_MNT_ID))
+	if (!xs_statx_works(t->dfd, flags))
+		return -ENOSYS;
+	ret = xs_raw_statx(t->dfd, t->path, flags, XS_STATX_MNT_ID, &sx);
+	if (ret != 0) {
+		/* A filter's refusal of this shape is learned, as a call's. */
+		xs_statx_failed(XS_BACKEND_STATX, ret, t->dfd, flags,
+				XS_STATX_MNT_ID);
+		return -ENOSYS;
+	}
+	if (!(sx.stx_mask & XS_STATX_MNT_ID))
 		return -ENOSYS;
 	*id = sx.stx_mnt_id;
 	return 0;
