@@ -120,8 +120,8 @@ uint8_t xs_why_ioctl(int err)
  * sandbox refusing it: the library cannot tell them apart), a filesystem
  * whose only source is statx has the reason KERNEL.
  */
-static uint8_t why_btime(const struct xs_fs *fs, int from_statx,
-			 uint8_t noted)
+static uint8_t why_btime(const struct xs_fs *fs, uint32_t fsflags,
+			 int from_statx, uint8_t noted)
 {
 	if (!fs)
 		return noted;
@@ -129,6 +129,9 @@ static uint8_t why_btime(const struct xs_fs *fs, int from_statx,
 		return XSTAT_WHY_NO_SOURCE;	/* ext4 128-byte inodes, xfs v4 */
 	if (noted)
 		return noted;
+	/* Its probe's ioctl was found missing by an earlier call. */
+	if (!from_statx && fs->probe && (fsflags & XS_FSF_NO_FSPROBE))
+		return XSTAT_WHY_KERNEL;
 	if (!from_statx && lacks(fs->btime_needs))
 		return XSTAT_WHY_PRIVILEGE;
 	if (!from_statx && (fs->flags & XS_FS_STATX_BTIME) &&
@@ -151,12 +154,15 @@ static uint8_t why_gen(const struct xs_fs *fs, uint32_t fsflags,
  * the magic: the raw read tells (probe_ext4.c notes NO_SOURCE), and
  * without root the caller's lack is said.
  */
-static uint8_t why_dv(const struct xs_fs *fs, uint8_t noted)
+static uint8_t why_dv(const struct xs_fs *fs, uint32_t fsflags,
+		      uint8_t noted)
 {
 	if (fs && !fs->dv)
 		return XSTAT_WHY_NO_SOURCE;
 	if (noted)
 		return noted;
+	if (fs && fs->probe && (fsflags & XS_FSF_NO_FSPROBE))
+		return XSTAT_WHY_KERNEL;
 	if (fs && lacks(fs->dv_needs))
 		return XSTAT_WHY_PRIVILEGE;
 	return XSTAT_WHY_UNKNOWN;
@@ -184,9 +190,10 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 		return;
 	}
 	if (missing & XSTAT_REQUEST_BTIME)
-		st->why_btime = why_btime(fs, from_statx, st->why_btime);
+		st->why_btime = why_btime(fs, fsflags, from_statx,
+					  st->why_btime);
 	if (missing & XSTAT_REQUEST_GEN)
 		st->why_gen = why_gen(fs, fsflags, st->why_gen);
 	if (missing & XSTAT_REQUEST_DATA_VERSION)
-		st->why_dv = why_dv(fs, st->why_dv);
+		st->why_dv = why_dv(fs, fsflags, st->why_dv);
 }
