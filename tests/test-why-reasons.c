@@ -17,7 +17,9 @@
  *    only the interface is missing);
  *  - no_source: tmpfs keeps no data version; an ext4 image of 128-byte
  *    inodes (dumpe2fs says so) read raw, statx blocked, as root: the inode
- *    has no room for a creation time and i_version is not kept.
+ *    has no room for a creation time and i_version is not kept;
+ *  - unverified: the inode's checksum spoilt through the device node
+ *    (debugfs says it does not match): read, but not proven this file's.
  * Loop images, namespaces and seccomp need root and the tools: each test
  * skips with its reason when it cannot run.
  */
@@ -396,6 +398,70 @@ static void test_no_source_small_inodes(void **state)
 	th_loop_umount(&loop);
 }
 
+/*
+ * Root, ext4 with metadata_csum: the file's inode checksum spoilt through
+ * the device node (the mounted ext4 keeps its in-memory inode and goes on
+ * working; the raw read sees the device's page cache): the data version
+ * is read but fails its checks.  Oracle: debugfs, reading the same
+ * device, says the checksum does not match.  The byte is put back.
+ */
+static void test_unverified(void **state)
+{
+	char out[512], *p;
+	struct xstat_why_missing w;
+	unsigned long long mask, block, offset;
+	unsigned char byte, spoilt;
+	struct stat sb;
+	off_t at;
+	int fd, ok;
+
+	(void)state;
+	mount_ext4("mkfs.ext4 -q -F -b 4096 -I 256 -O metadata_csum %s");
+	if (th_no_ext4_reader()) {
+		th_loop_umount(&loop);
+		th_skip("%s", th_no_ext4_reader());
+	}
+	assert_int_equal(stat(loop_file, &sb), 0);
+	sync();
+	if (th_run(out, sizeof(out), "debugfs -R 'imap <%llu>' %s 2>/dev/null",
+		   (unsigned long long)sb.st_ino, loop.dev) ||
+	    !(p = strstr(out, "located at block ")) ||
+	    sscanf(p, "located at block %llu, offset %llx", &block,
+		   &offset) != 2) {
+		th_loop_umount(&loop);
+		th_skip("debugfs cannot locate the inode");
+	}
+	/* l_i_checksum_lo (osd2): 0x7c into the inode; blocks of 4 KiB. */
+	at = (off_t)(block * 4096 + offset + 0x7c);
+	fd = open(loop.dev, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &byte, 1, at), 1);
+	spoilt = (unsigned char)(byte ^ 0xff);
+	assert_int_equal(pwrite(fd, &spoilt, 1, at), 1);
+	assert_int_equal(fsync(fd), 0);
+	ok = th_run(out, sizeof(out), "debugfs -R 'stat <%llu>' %s 2>&1 | "
+		    "grep -ci 'checksum does not match'",
+		    (unsigned long long)sb.st_ino, loop.dev) == 0;
+	if (ok) {
+		printf("oracle: debugfs: the inode checksum does not match\n");
+		ok = reasons(loop_file, XSTAT_REQUEST__EXTENDED_STATS |
+			     XSTAT_REQUEST_DATA_VERSION, &w, &mask) == 0 &&
+		     !(mask & XSTAT_REQUEST_DATA_VERSION) &&
+		     expect("data_version", w.data_version,
+			    XSTAT_WHY_UNVERIFIED) == 0;
+		if (!ok)
+			printf("FAIL: data version %s\n",
+			       mask & XSTAT_REQUEST_DATA_VERSION ? "returned" :
+			       "missing for another reason");
+	} else {
+		printf("debugfs did not see the checksum spoilt: %s\n", out);
+	}
+	assert_int_equal(pwrite(fd, &byte, 1, at), 1);
+	close(fd);
+	th_loop_umount(&loop);
+	assert_true(ok);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -404,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_no_device),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_no_source_small_inodes),
+		cmocka_unit_test(test_unverified),
 	};
 	char dir[300];
 	int ret;
