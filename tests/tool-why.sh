@@ -2,7 +2,7 @@
 # %{why_missing} and JSON's "why_missing" (xstat(1)): each requested class
 # (3) field the result lacks, with its reason, in the spelling xstat(1)
 # documents, against what the machine itself says:
-#  - a tmpfs file (findmnt says tmpfs): no data version, "no_source";
+#  - a tmpfs file (stat -f says tmpfs): no data version, "no_source";
 #  - as root, a file on an ext4 whose device root's own open is refused
 #    (sh's redirection from the node sysfs names): "refused";
 #  - a field not asked for is not listed; nothing missing prints "-" and
@@ -68,14 +68,14 @@ if [ "$(id -u)" = 0 ] && mkdir "$tmp/mnt" &&
    mount -t tmpfs -o size=64k none "$tmp/mnt" 2>/dev/null; then
 	mnt=$tmp/mnt
 	dir=$mnt
-elif [ "$(findmnt -n -o FSTYPE -T /dev/shm 2>/dev/null)" = tmpfs ] &&
+elif [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
      [ -w /dev/shm ]; then
 	dir=/dev/shm
 fi
 if [ -n "$dir" ]; then
 	f=$dir/xstat-why.$$
 	: >"$f"
-	same "oracle: findmnt" "$(findmnt -n -o FSTYPE -T "$f")" tmpfs
+	same "oracle: stat -f" "$(stat -f -c %T "$f")" tmpfs
 	check_file tmpfs "$f" data_version=no_source
 	rm -f "$f"
 else
@@ -87,10 +87,11 @@ f=$tmp/f
 node=
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: not root: no refusal to root to see" >&2
-elif [ "$(findmnt -n -o FSTYPE -T "$f" 2>/dev/null)" != ext4 ]; then
+elif [ "$(findmnt -n -o FSTYPE -T "$f" 2>/dev/null | tail -n 1)" != ext4 ]
+then
 	echo "SKIP: \$TMPDIR is not ext4" >&2
 else
-	majmin=$(findmnt -n -o MAJ:MIN -T "$f" | tr -d ' ')
+	majmin=$(findmnt -n -o MAJ:MIN -T "$f" | tail -n 1 | tr -d ' ')
 	name=$(sed -n 's/^DEVNAME=//p' "/sys/dev/block/$majmin/uevent" \
 		2>/dev/null)
 	[ -n "$name" ] && node=/dev/$name
