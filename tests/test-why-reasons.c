@@ -17,7 +17,8 @@
  *    only the interface is missing);
  *  - no_source: tmpfs keeps no data version; an ext4 image of 128-byte
  *    inodes (dumpe2fs says so) read raw, statx blocked, as root: the inode
- *    has no room for a creation time and i_version is not kept;
+ *    has no room for a creation time and i_version is not kept, for a
+ *    call and for each entry of a directory stream (its raw batch);
  *  - unverified: the inode's checksum spoilt through the device node
  *    (debugfs says it does not match): read, but not proven this file's.
  * Loop images, namespaces and seccomp need root and the tools: each test
@@ -346,6 +347,56 @@ static void test_kernel(void **state)
 		assert_int_equal(umount(dir), 0);
 }
 
+/*
+ * A directory stream of @dir (its raw batches where it reads them): each
+ * entry's data version missing with the reason @want, as a call gives it
+ * (files made here until there are enough for a batch).  0, else 1.
+ */
+static int stream_reasons(const char *dir, unsigned want)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__EXTENDED_STATS |
+				      XSTAT_REQUEST_WHY_MISSING };
+	const struct xstat_why_missing *w;
+	const struct xstat_dirent *e;
+	struct xstat_dir *d;
+	char path[320];
+	int i, bad = 0, n = 0;
+
+	for (i = 0; i < 64; i++) {
+		th_pathf(path, sizeof(path), "%s/s%d", dir, i);
+		if (close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644)))
+			return 1;
+	}
+	d = xstat_opendir(AT_FDCWD, dir, 0, &p);
+	if (!d) {
+		printf("FAIL: xstat_opendir %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	while ((e = xstat_readdir(d))) {
+		if (e->d_error)
+			continue;
+		w = xstat_extra_why_missing(e->d_xstat, e->d_xstat_len);
+		if (!w || (e->d_xstat->st_result_mask &
+			   XSTAT_REQUEST_DATA_VERSION)) {
+			printf("FAIL: stream entry %s: %s\n", e->d_name,
+			       w ? "a data version" : "no reasons");
+			bad = 1;
+			continue;
+		}
+		n++;
+		if (w->data_version != want) {
+			printf("FAIL: stream entry %s: reason %s, want %s\n",
+			       e->d_name, name_of(w->data_version),
+			       name_of(want));
+			bad = 1;
+		}
+	}
+	xstat_closedir(d);
+	printf("stream of %s: %d entries, data_version %s\n", dir, n,
+	       bad ? "wrong" : name_of(want));
+	return bad || n < 64;
+}
+
 /* Root, statx blocked: the raw 128-byte inode has neither field. */
 static int small_inode_raw(void *arg)
 {
@@ -394,6 +445,7 @@ static void test_no_source_small_inodes(void **state)
 	close(fd);
 	printf("oracle: dumpe2fs: inode size 128\n");
 	th_in_child(small_inode_raw, NULL, "no seccomp filter here");
+	assert_int_equal(stream_reasons(loop.mnt, XSTAT_WHY_NO_SOURCE), 0);
 	th_loop_umount(&loop);
 }
 
