@@ -33,7 +33,7 @@
 #include "bulk.h"
 #include "ext4dev.h"
 #include "rawsys.h"
-#include "result.h"
+#include "why.h"
 
 /* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for pread. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");

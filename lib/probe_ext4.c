@@ -34,7 +34,7 @@
 #include "fs.h"
 #include "fscache.h"
 #include "idmap.h"
-#include "result.h"
+#include "why.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)

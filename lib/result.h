@@ -44,18 +44,10 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 		 int from_statx, struct xs_stat *st);
 
 /*
- * why.c, for the probes: xs_why_note() records @code as the reason for
- * each of @fields still missing from @st (the last note of a field
- * stands); xs_why_device(), xs_why_ioctl(): the code of a failure with
- * errno @err to open the filesystem's block device or read it, or of an
- * ioctl any caller may make (FS_IOC_GETVERSION), or of the handle's call;
- * xs_why_probe_failed(): the notes for @fields after @fs's own probe (its
- * row's ->probe) returned @err (nothing if @err >= 0).
+ * why.c, for supplement.c: the notes (why.h) for @fields after @fs's own
+ * probe (its row's ->probe) returned @err (nothing if @err >= 0).
  */
 struct xs_fs;
-void xs_why_note(struct xs_stat *st, uint64_t fields, uint8_t code);
-uint8_t xs_why_device(int err);
-uint8_t xs_why_ioctl(int err);
 void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
 			 uint64_t fields, int err);
 

@@ -10,6 +10,7 @@
 #include "fscache.h"
 #include "handle.h"
 #include "result.h"
+#include "why.h"
 
 /*
  * What a probe's answer says about the whole filesystem, recorded here and

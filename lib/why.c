@@ -3,7 +3,7 @@
  * Why a requested class (3) field is missing (XSTAT_REQUEST_WHY_MISSING).
  *
  * Two sources, one place.  The probes note what stopped them, per field
- * and per call, into the record (xs_why_note(): the device could not be
+ * and per call, into the record (why.h: the device could not be
  * found or was refused, the raw inode failed its checks, an ioctl was
  * refused or is not in this kernel); the notes die with the record.
  * After the call, xs_why_fill() adds what the library's knowledge
@@ -15,12 +15,11 @@
  * XSTAT_WHY_UNKNOWN.  Nothing here runs unless the reasons were asked
  * for, except the notes, which are a store each.
  */
-#include <errno.h>
-#include <unistd.h>
 #include "fs.h"
 #include "fscache.h"
 #include "fsquery.h"
 #include "result.h"
+#include "why.h"
 
 /* Does this thread lack what reading the value takes (fs.h XS_NEEDS_*)? */
 static int lacks(unsigned needs)
@@ -28,45 +27,6 @@ static int lacks(unsigned needs)
 	if ((needs & XS_NEEDS_FS_QUERY) && !xs_fs_query_allowed())
 		return 1;
 	return (needs & XS_NEEDS_ROOT) && geteuid() != 0;
-}
-
-void xs_why_note(struct xs_stat *st, uint64_t fields, uint8_t code)
-{
-	fields &= ~st->mask;
-	if (fields & XSTAT_REQUEST_BTIME)
-		st->why_btime = code;
-	if (fields & XSTAT_REQUEST_GEN)
-		st->why_gen = code;
-	if (fields & XSTAT_REQUEST_DATA_VERSION)
-		st->why_dv = code;
-}
-
-/*
- * A read of the raw inode that did not prove it is this file's, now:
- * a checksum that would not match, another filesystem on the device than
- * the file's, an inode that is not the one stat described, a superblock
- * or a record out of range.
- */
-static int unverified(int err)
-{
-	switch (err) {
-	case ESTALE: case EBADMSG: case EUCLEAN: case ERANGE: case EINVAL:
-	case EPROTO:
-		return 1;
-	}
-	return 0;
-}
-
-uint8_t xs_why_device(int err)
-{
-	switch (err) {
-	case EACCES: case EPERM:
-		/* Opening a block device takes root (or its group). */
-		return geteuid() != 0 ? XSTAT_WHY_PRIVILEGE : XSTAT_WHY_REFUSED;
-	case ENOENT: case ENODEV: case ENXIO: case ENOTDIR: case ENAMETOOLONG:
-		return XSTAT_WHY_NO_DEVICE;
-	}
-	return unverified(err) ? XSTAT_WHY_UNVERIFIED : XSTAT_WHY_UNKNOWN;
 }
 
 /*
@@ -83,7 +43,8 @@ static uint8_t why_probe_err(int err, unsigned needs)
 	case ENOTTY: case ENOSYS:
 		return XSTAT_WHY_KERNEL;
 	}
-	return unverified(err) ? XSTAT_WHY_UNVERIFIED : XSTAT_WHY_UNKNOWN;
+	return xs_why_unverified(err) ? XSTAT_WHY_UNVERIFIED :
+					 XSTAT_WHY_UNKNOWN;
 }
 
 void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
@@ -99,19 +60,6 @@ void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
 		    why_probe_err(-err, query));
 	xs_why_note(st, fields & XSTAT_REQUEST_DATA_VERSION,
 		    why_probe_err(-err, fs->dv_needs));
-}
-
-uint8_t xs_why_ioctl(int err)
-{
-	switch (err) {
-	case ENOTTY: case EOPNOTSUPP:
-		return XSTAT_WHY_NO_SOURCE;
-	case EACCES: case EPERM:
-		return XSTAT_WHY_REFUSED;
-	case ENOSYS:
-		return XSTAT_WHY_KERNEL;
-	}
-	return unverified(err) ? XSTAT_WHY_UNVERIFIED : XSTAT_WHY_UNKNOWN;
 }
 
 /*
