@@ -270,7 +270,8 @@ struct xstat_dio_read_align {
  * missing, as one XSTAT_WHY_* code per field, so that a program can tell
  * "not root" from "this filesystem has none" without the library logging
  * anything.  The reserved bytes are 0; later versions may give reasons
- * for more fields there.
+ * for more fields there, and may add codes: read one this header does not
+ * define as XSTAT_WHY_UNKNOWN.
  */
 struct xstat_why_missing {
 	unsigned char		btime;
@@ -291,6 +292,9 @@ struct xstat_why_missing {
 					   forbids */
 #define XSTAT_WHY_UNVERIFIED	8	/* read, but failed the checks that it
 					   is this inode's current value */
+#define XSTAT_WHY_NO_DEVICE	9	/* the filesystem's block device was
+					   not found (no node in /dev, no
+					   /sys): nothing to read it from */
 
 /*
  * What a value promises about changes of the file (XSTAT_PROMISE_*): the

@@ -33,6 +33,7 @@
 #include "bulk.h"
 #include "ext4dev.h"
 #include "rawsys.h"
+#include "why.h"
 
 /* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for pread. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
@@ -141,6 +142,8 @@ static void take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		st->btime = in.crtime;
 		st->mask |= XSTAT_REQUEST_BTIME;
 	}
+	/* The inode is this file's: what it lacks, it has none of. */
+	xs_why_note(st, want, XSTAT_WHY_NO_SOURCE);
 	e->state = BULK_READY;
 }
 

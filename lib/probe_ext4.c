@@ -34,6 +34,7 @@
 #include "fs.h"
 #include "fscache.h"
 #include "idmap.h"
+#include "why.h"
 
 #define PROBE_FIELDS	(XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN | \
 			 XSTAT_REQUEST_DATA_VERSION)
@@ -267,6 +268,22 @@ static uint64_t fields_held(const struct xs_target *t, uint64_t want,
 	return want;
 }
 
+/*
+ * Why the inode, read and proven this file's, did not give @lost: it has
+ * no room for a creation time (128-byte inodes), or keeps no i_version
+ * (the ext2 driver, 128-byte inodes, a filesystem not made by Linux);
+ * else the data version could not be shown current (dv_armed()).
+ */
+static void note_not_held(struct xs_stat *st, uint64_t lost,
+			  const struct xs_ext4_inode *in,
+			  const struct probe_dev *pd)
+{
+	xs_why_note(st, lost & XSTAT_REQUEST_BTIME, XSTAT_WHY_NO_SOURCE);
+	xs_why_note(st, lost & XSTAT_REQUEST_DATA_VERSION,
+		    !in->has_version || !pd->dv_ok ? XSTAT_WHY_NO_SOURCE :
+						     XSTAT_WHY_UNVERIFIED);
+}
+
 /* For the general path: what @want asks and the inode has, into @st. */
 void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st)
@@ -274,6 +291,7 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	struct probe_id id;
 	struct probe_dev pd = { 0 };
 	struct xs_ext4_inode in;
+	uint64_t held;
 	int ret;
 
 	want &= PROBE_FIELDS & ~st->mask;
@@ -293,15 +311,21 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	id.who.idmap_mnt = xs_ext4_idmap_of(st->fs_key, fsflags);
 	id.has_ctime = !!(st->mask & XSTAT_REQUEST_CTIME);
 	id.ctime = st->ctime;
-	if (t->refused && (*t->refused & XS_REFUSED_DEVICE))
+	if (t->refused && (*t->refused & XS_REFUSED_DEVICE)) {
+		xs_why_note(st, want, xs_why_device(EACCES));
 		return;
+	}
 	ret = probe_inode(&id, &in, &pd);
 	if ((ret == -EPERM || ret == -EACCES) && t->refused)
 		*t->refused |= XS_REFUSED_DEVICE;
-	if (ret)
+	if (ret) {
+		xs_why_note(st, want, xs_why_device(-ret));
 		return;
+	}
 
-	want = fields_held(t, want, &id, &in, &pd);
+	held = fields_held(t, want, &id, &in, &pd);
+	note_not_held(st, want & ~held, &in, &pd);
+	want = held;
 	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;
 	if (want & XSTAT_REQUEST_DATA_VERSION)

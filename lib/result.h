@@ -43,6 +43,14 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st);
 void xs_why_fill(const struct xs_target *t, uint64_t request,
 		 int from_statx, struct xs_stat *st);
 
+/*
+ * why.c, for supplement.c: the notes (why.h) for @fields after @fs's own
+ * probe (its row's ->probe) returned @err (nothing if @err >= 0).
+ */
+struct xs_fs;
+void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
+			 uint64_t fields, int err);
+
 
 /* copyout.c: the public layout and the buffer-size rule. */
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,

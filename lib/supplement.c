@@ -10,6 +10,7 @@
 #include "fscache.h"
 #include "handle.h"
 #include "result.h"
+#include "why.h"
 
 /*
  * What a probe's answer says about the whole filesystem, recorded here and
@@ -93,20 +94,28 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
 
 	if (want & XSTAT_REQUEST_GEN) {
-		if (gen_from_handle(t, fs, st, mnt, th, &gen) == 0 ||
-		    (fs && !(fs->flags & XS_FS_REMOTE) &&
-		     !(fsflags & XS_FSF_NO_GETVERSION) &&
-		     getversion(t, st, &gen) == 0)) {
+		/* The last source tried gives the reason (why.c). */
+		int ret = gen_from_handle(t, fs, st, mnt, th, &gen);
+
+		if (ret && fs && !(fs->flags & XS_FS_REMOTE) &&
+		    !(fsflags & XS_FSF_NO_GETVERSION))
+			ret = getversion(t, st, &gen);
+		if (ret == 0) {
 			st->gen = gen;
 			st->mask |= XSTAT_REQUEST_GEN;
+		} else {
+			xs_why_note(st, XSTAT_REQUEST_GEN, xs_why_ioctl(-ret));
 		}
 	}
 
 	/* The filesystem's own source: its fs_*.c. */
 	want &= ~st->mask;
-	if (want && fs && fs->probe)
-		fs_verdict(st, fs->probe(fs, t, want, fsflags, st),
-			   XS_FSF_NO_FSPROBE);
+	if (want && fs && fs->probe) {
+		int ret = fs->probe(fs, t, want, fsflags, st);
+
+		fs_verdict(st, ret, XS_FSF_NO_FSPROBE);
+		xs_why_probe_failed(st, fs, want, ret);
+	}
 }
 
 /*

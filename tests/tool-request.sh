@@ -104,8 +104,11 @@ all=$(sed -n 's/^#define XSTAT_REQUEST__ALL_STATS[[:space:]]*\(0x[0-9a-f]*\)ULL.
 	"$top_srcdir/include/xstat.h")
 layout_asks "-a" "$all" -a
 layout_asks "-m 0x100" 0x100 -m 0x100
-layout_asks "--json" 0xfff --json
-layout_asks "--json -e" 0x3fff --json -e
+# JSON asks why a class (3) field is missing (its "why_missing")
+R_WHY=$((0x100000000))
+layout_asks "--json" $((0xfff | R_WHY)) --json
+layout_asks "--json -e" $((0x3fff | R_WHY)) --json -e
+layout_asks "--json -m 0x100" 0x100 --json -m 0x100
 layout_asks "-t" $((0x7ff | R_BTIME)) -t
 # the Generation and Data version lines: only when asked for
 if "$tool" "$f" | grep -q '^Generation:\|^Data version:'; then

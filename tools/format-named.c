@@ -3,10 +3,12 @@
  * %{name}: the fields only libxstat returns, found by name; each names
  * the request bit it needs, so that a format asks for what it prints.
  */
+#include <stdio.h>
 #include <string.h>
 #include "conv.h"
+#include "human.h"
 
-enum named_kind { NK_DEC, NK_HEX };
+enum named_kind { NK_DEC, NK_HEX, NK_WHY };
 
 struct named {
 	const char *name;
@@ -121,7 +123,37 @@ static const struct named named[] = {
 	{ "token_source", 0, XSTAT_REQUEST_CHANGE_TOKEN,
 	  NK_DEC, get_token_source },
 	{ "dv_promise", 0, XSTAT_REQUEST_DV_PROMISE, NK_HEX, get_dv_promise },
+	{ "why_missing", 0, XSTAT_REQUEST_WHY_MISSING, NK_WHY, NULL },
 };
+
+/*
+ * %{why_missing}: each requested class (3) field the result lacks, as
+ * FIELD=REASON joined by ',' ("data_version=refused"), "-" when none is
+ * missing, "?" without the reasons (a library too old to give them).
+ */
+static void out_why_missing(const struct spec *s, const struct file_result *r)
+{
+	const struct xstat_why_missing *w =
+		extra(r, XSTAT_REQUEST_WHY_MISSING);
+	char buf[HUMAN_WHY_FIELDS * 32] = "";
+	const char *field;
+	unsigned i, code;
+	size_t n = 0;
+
+	if (!w) {
+		out_string(s, "?");
+		return;
+	}
+	for (i = 0; i < HUMAN_WHY_FIELDS; i++) {
+		code = human_why_field(w, i, &field);
+		if (code == XSTAT_WHY_PRESENT ||
+		    code == XSTAT_WHY_NOT_REQUESTED)
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s=%s",
+				      n ? "," : "", field, human_why(code));
+	}
+	out_string(s, n ? buf : "-");
+}
 
 /* The entry for the name from @p (after '{') to '}', or NULL. */
 const struct named *find_named(const char *p, size_t *skip)
@@ -146,6 +178,10 @@ void out_named(const struct spec *s, const struct named *n,
 {
 	unsigned long long v;
 
+	if (n->kind == NK_WHY) {
+		out_why_missing(s, r);
+		return;
+	}
 	if ((n->bit && !have(r, n->bit)) || !n->get(r, &v)) {
 		out_string(s, "?");
 		return;

@@ -164,3 +164,38 @@ const char *human_token_source(unsigned int source)
 	}
 	return "unknown";
 }
+
+unsigned int human_why_field(const struct xstat_why_missing *w, unsigned i,
+			     const char **field)
+{
+	switch (i) {
+	case 0:
+		*field = "btime";
+		return w->btime;
+	case 1:
+		*field = "gen";
+		return w->gen;
+	}
+	*field = "data_version";
+	return w->data_version;
+}
+
+const char *human_why(unsigned int code)
+{
+	static const char *const names[] = {
+		[XSTAT_WHY_PRESENT] = "present",
+		[XSTAT_WHY_NOT_REQUESTED] = "not_requested",
+		[XSTAT_WHY_UNKNOWN] = "unknown",
+		[XSTAT_WHY_NO_SOURCE] = "no_source",
+		[XSTAT_WHY_PRIVILEGE] = "privilege",
+		[XSTAT_WHY_REFUSED] = "refused",
+		[XSTAT_WHY_KERNEL] = "kernel",
+		[XSTAT_WHY_NO_SYNC] = "no_sync",
+		[XSTAT_WHY_UNVERIFIED] = "unverified",
+		[XSTAT_WHY_NO_DEVICE] = "no_device",
+	};
+
+	if (code < sizeof(names) / sizeof(names[0]) && names[code])
+		return names[code];
+	return "unknown";
+}

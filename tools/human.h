@@ -37,4 +37,17 @@ void human_promise(char *buf, size_t len, unsigned long long promise,
 /* "data_version", "ctime" or "unknown" for an XSTAT_TOKEN_FROM_* value. */
 const char *human_token_source(unsigned int source);
 
+/*
+ * XSTAT_REQUEST_WHY_MISSING in words, one spelling for %{why_missing}
+ * and JSON's "why_missing" (xstat(1)): the class (3) field @i of
+ * HUMAN_WHY_FIELDS, by its %{name} ("btime", "gen", "data_version") into
+ * *@field, and its code in @w; human_why(): the code's name, the
+ * XSTAT_WHY_* suffix in lower case ("no_source", "refused"...), a code
+ * this xstat does not know as "unknown".
+ */
+#define HUMAN_WHY_FIELDS	3
+unsigned int human_why_field(const struct xstat_why_missing *w, unsigned i,
+			     const char **field);
+const char *human_why(unsigned int code);
+
 #endif

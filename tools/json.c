@@ -195,6 +195,36 @@ static void json_fs_id(const struct file_result *r)
 		f->source == XSTAT_FS_ID_FROM_FSID ? "fsid" : "unknown");
 }
 
+/*
+ * "why_missing": each requested class (3) field the result lacks, by its
+ * member's name, with its reason (human_why()): {"data_version":"refused"};
+ * {} when none is missing, null without the reasons.
+ */
+static void json_why_missing(const struct file_result *r)
+{
+	const struct xstat_why_missing *w =
+		extra(r, XSTAT_REQUEST_WHY_MISSING);
+	const char *field, *sep = "";
+	unsigned i, code;
+
+	fprintf(out_fp(), ",\"why_missing\":");
+	if (!w) {
+		fprintf(out_fp(), "null");
+		return;
+	}
+	putc('{', out_fp());
+	for (i = 0; i < HUMAN_WHY_FIELDS; i++) {
+		code = human_why_field(w, i, &field);
+		if (code == XSTAT_WHY_PRESENT ||
+		    code == XSTAT_WHY_NOT_REQUESTED)
+			continue;
+		fprintf(out_fp(), "%s\"%s\":\"%s\"", sep, field,
+			human_why(code));
+		sep = ",";
+	}
+	putc('}', out_fp());
+}
+
 static void json_mnt_id_reusable(const struct file_result *r)
 {
 	const struct xstat_mnt_id_reusable *m =
@@ -360,6 +390,7 @@ void json_print(const struct file_result *r)
 	json_extras(r);
 	json_fs_id(r);
 	json_mnt_id_reusable(r);
+	json_why_missing(r);
 	json_time("taken", &taken, have_taken);
 	fprintf(out_fp(), "}\n");
 }

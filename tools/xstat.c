@@ -322,6 +322,14 @@ static void choose_query(struct options *o)
 	if (o->output == OUT_JSON && (o->add & XSTAT_REQUEST_CHANGE_TOKEN))
 		o->add |= XSTAT_REQUEST_FS_ID;
 	o->query = base | o->add | need;
+	/*
+	 * JSON (and the snapshot --save writes in it) says why a class (3)
+	 * field it asked for is missing
+	 */
+	if ((o->output == OUT_JSON || o->save) &&
+	    (o->query & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN |
+			 XSTAT_REQUEST_DATA_VERSION)))
+		o->query |= XSTAT_REQUEST_WHY_MISSING;
 	o->fo.query = o->query;
 }
 

@@ -131,8 +131,9 @@ class Attr(_enum.IntFlag):
 
 class Why(_enum.IntEnum):
     """Why a creation time, generation or data version is missing:
-    st_why_missing_btime etc. (Request.WHY_MISSING), XSTAT_WHY_* of
-    <xstat.h>."""
+    Why(st_why_missing_btime) etc. (Request.WHY_MISSING), XSTAT_WHY_* of
+    <xstat.h>.  A code a newer library gives that this module does not
+    know reads as UNKNOWN."""
 
     PRESENT = _c.WHY_PRESENT
     NOT_REQUESTED = _c.WHY_NOT_REQUESTED
@@ -143,6 +144,12 @@ class Why(_enum.IntEnum):
     KERNEL = _c.WHY_KERNEL
     NO_SYNC = _c.WHY_NO_SYNC
     UNVERIFIED = _c.WHY_UNVERIFIED
+    NO_DEVICE = _c.WHY_NO_DEVICE
+
+    @classmethod
+    def _missing_(cls, value):
+        return cls.UNKNOWN if isinstance(value, int) and \
+            0 <= value <= 255 else None
 
 
 class Promise(_enum.IntFlag):

@@ -323,6 +323,10 @@ class _Walk:
                  progress: _t.Optional[_t.Callable[[Summary], None]]):
         self.client = client
         self.fields = int(fields)
+        # as the tool's JSON: why a class (3) field asked for is missing
+        if self.fields & int(Request.BTIME | Request.GEN |
+                             Request.DATA_VERSION):
+            self.fields |= int(Request.WHY_MISSING)
         # the tool's "taken" with a change token: before the first read
         self.taken = _time.time_ns() if \
             self.fields & int(Request.CHANGE_TOKEN) else None

@@ -19,7 +19,7 @@ import os as _os
 import re as _re
 import typing as _t
 
-from . import Request, TokenSource, xstat_result
+from . import Request, TokenSource, Why, xstat_result
 
 __all__ = ["SCHEMA", "MEMBERS", "record", "error_record", "size_needed"]
 
@@ -165,6 +165,22 @@ def _mnt_id(r: xstat_result) -> str:
     return f'{{"id":{_num(r.st_mnt_id)},"unique":{unique}}}'
 
 
+_WHY_FIELDS = ("btime", "gen", "data_version")
+
+
+def _why(r: xstat_result) -> str:
+    """The tool's "why_missing": each asked field that is missing, with its
+    reason spelt as tools/human.c's human_why() (the Why name in lower
+    case, a code this module does not know as "unknown")."""
+    reasons = [(name, getattr(r, "st_why_missing_" + name))
+               for name in _WHY_FIELDS]
+    if reasons[0][1] is None:
+        return "null"
+    return "{" + ",".join(
+        f'"{name}":"{Why(code).name.lower()}"' for name, code in reasons
+        if code not in (Why.PRESENT, Why.NOT_REQUESTED)) + "}"
+
+
 def _dv_promise(r: xstat_result) -> str:
     if r.st_dv_promise is None:
         return "null"
@@ -238,6 +254,7 @@ MEMBERS: _t.Tuple[_Row, ...] = (
     ("fs_id", int(Request.FS_ID), lambda r, f: _fs_id(r)),
     ("mnt_id_reusable", int(Request.MNT_ID_REUSABLE),
      lambda r, f: _num(r.st_mnt_id_reusable)),
+    ("why_missing", int(Request.WHY_MISSING), lambda r, f: _why(r)),
 )
 
 

@@ -2,9 +2,11 @@
 """libxstat.stat/lstat/fstat against os.stat/os.lstat/os.fstat, glibc's
 statx, lsattr -v and the C library's tool."""
 
+import errno
 import os
 import pathlib
 import stat as S
+import subprocess
 import threading
 
 import pytest
@@ -376,3 +378,69 @@ def test_names_of_os_stat_result(files):
     r, o = libxstat.lstat(p), os.lstat(p)
     for n in names:
         assert type(getattr(r, n)) is type(getattr(o, n)), n
+
+
+def _ext4_device_refused(path):
+    """The /dev node of @path's ext4 when root's own open of it is refused
+    (EPERM, EACCES), else None."""
+    if os.geteuid() != 0:
+        return None
+    st = os.stat(path)
+    try:
+        with open("/sys/dev/block/%d:%d/uevent" % (os.major(st.st_dev),
+                                                   os.minor(st.st_dev))) as f:
+            name = [line[8:].strip() for line in f
+                    if line.startswith("DEVNAME=")][0]
+        fstype = subprocess.run(["findmnt", "-n", "-o", "FSTYPE", "-T",
+                                 path], capture_output=True,
+                                text=True).stdout.split()[-1:]
+    except (OSError, IndexError):
+        return None
+    if fstype != ["ext4"]:
+        return None
+    try:
+        os.close(os.open("/dev/" + name, os.O_RDONLY | os.O_NONBLOCK))
+    except (PermissionError, OSError) as e:
+        if e.errno in (errno.EPERM, errno.EACCES):
+            return "/dev/" + name
+    return None
+
+
+def test_why_specific(tmp_path):
+    """The reasons under real conditions, not Why.UNKNOWN: a tmpfs file
+    has no data version (stat -f says tmpfs); as root on an ext4 whose
+    device refuses root's own open, the data version is REFUSED."""
+    checked = 0
+    shm = "/dev/shm"
+    fstype = subprocess.run(["stat", "-f", "-c", "%T", shm],
+                            capture_output=True, text=True).stdout.strip()
+    if fstype == "tmpfs" and os.access(shm, os.W_OK):
+        p = os.path.join(shm, "libxstat-why.%d" % os.getpid())
+        open(p, "w").close()
+        try:
+            r = libxstat.lstat(p, fields=Request.DATA_VERSION |
+                               Request.WHY_MISSING)
+        finally:
+            os.unlink(p)
+        assert r.st_data_version is None
+        assert libxstat.Why(r.st_why_missing_data_version) == \
+            libxstat.Why.NO_SOURCE
+        checked += 1
+    f = tmp_path / "f"
+    f.write_bytes(b"x")
+    if _ext4_device_refused(str(f)):
+        r = libxstat.lstat(str(f), fields=Request.DATA_VERSION |
+                           Request.WHY_MISSING)
+        assert r.st_data_version is None
+        assert libxstat.Why(r.st_why_missing_data_version) == \
+            libxstat.Why.REFUSED
+        checked += 1
+    if not checked:
+        pytest.skip("no tmpfs to write to, and not root on an ext4 whose "
+                    "device refuses root")
+
+
+def test_why_unknown_code():
+    """A code this module does not know reads as UNKNOWN."""
+    assert libxstat.Why(200) == libxstat.Why.UNKNOWN
+    assert libxstat.Why.NO_DEVICE == 9
