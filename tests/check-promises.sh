@@ -94,7 +94,14 @@ check_fs() {
 	mkdir "$m/nobody" && chown 65534:65534 "$m/nobody" &&
 		check_as "$label.nobody" "$m/nobody" \
 			setpriv --reuid=65534 --regid=65534 --clear-groups
-	if [ -x "$t/seccomp-run" ]; then
+	# seccomp-run exits 77 where no filter can be installed: why
+	st=0
+	[ -x "$t/seccomp-run" ] &&
+		why=$("$t/seccomp-run" -e ENOSYS -s statx -- true 2>&1) ||
+		st=$?
+	if [ "$st" = 77 ]; then
+		echo "skip $label.nostatx: $why"
+	elif [ -x "$t/seccomp-run" ]; then
 		check_as "$label.nostatx" "$m" "$t/seccomp-run" -e ENOSYS \
 			-s statx --
 	fi

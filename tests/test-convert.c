@@ -23,6 +23,18 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <xstat.h>
+/*
+ * A C library that declares no statx() (musl before 1.2.5): the kernel's
+ * own struct statx and the raw call, the same values.
+ */
+#ifndef STATX_BASIC_STATS
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/stat.h>
+#define statx(dfd, path, flags, mask, buf) \
+	((int)syscall(SYS_statx, dfd, path, flags, mask, buf))
+#endif
 
 static int failed;
 

@@ -8,6 +8,15 @@ tool=${XSTAT_TOOL:-./tools/xstat}
 LC_ALL=C
 export LC_ALL
 unset QUOTING_STYLE
+probe=${XSTAT_PROBE:-./tests/th-probe}
+# The locales the tool's C library loads (a big-endian C library cannot
+# read a little-endian machine's locale files): the others are skipped.
+locales=C
+if why=$("$probe" locale C.UTF-8); then
+	locales="C C.UTF-8"
+else
+	echo "skip C.UTF-8: $why"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xstat-errors.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -53,7 +62,7 @@ done
 usage_err "xstat: invalid argument 'sometimes' for '--cached'" \
 	--cached=sometimes "$tmp/f"
 # the first line of stat's message, in a locale with its own quotes too
-for loc in C C.UTF-8; do
+for loc in $locales; do
 	exp=$(LC_ALL=$loc stat --cached=x "$tmp/f" 2>&1 | sed -n 's/^stat:/xstat:/p')
 	got=$(LC_ALL=$loc "$tool" --cached=x "$tmp/f" 2>&1 | sed -n 1p)
 	check "$loc: --cached=x message" "$exp" "$got"
@@ -68,7 +77,7 @@ usage_err "xstat: '%5': invalid directive" -c '%5' "$tmp/f"
 # the locale cannot print written as \ooo, never raw.
 if command -v python3 >/dev/null 2>&1 &&
    stat --version 2>/dev/null | grep -q coreutils; then
-	for loc in C C.UTF-8; do
+	for loc in $locales; do
 		res=$(LC_ALL=$loc python3 - "$tool" "$tmp/f" <<'EOF'
 import locale, os, subprocess, sys
 tool, f = sys.argv[1], os.fsencode(sys.argv[2])
@@ -139,10 +148,16 @@ stat "$tmp/missing" 2>&1 | sed 's/^stat: cannot statx/xstat: cannot stat/' \
 check "one missing: message" "$(cat "$tmp/exp")" "$(cat "$tmp/err")"
 exp=$(stat -c %i - <"$tmp/f")
 check "- is standard input" "$exp" "$("$tool" -c %i - <"$tmp/f")"
-check "- closed: message" "xstat: cannot stat standard input: Bad file descriptor" \
-	"$("$tool" - <&- 2>&1)"
-"$tool" - <&- >/dev/null 2>&1
-check "- closed: status" 1 $?
+# (a program's loader may take the descriptor its parent closed: probed)
+if why=$("$probe" closed-fd 0 <&-); then
+	check "- closed: message" \
+		"xstat: cannot stat standard input: Bad file descriptor" \
+		"$("$tool" - <&- 2>&1)"
+	"$tool" - <&- >/dev/null 2>&1
+	check "- closed: status" 1 $?
+else
+	echo "skip - closed: $why"
+fi
 
 # Write errors, in every output form and for --help and --version.
 if [ -w /dev/full ]; then

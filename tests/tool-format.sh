@@ -240,14 +240,26 @@ if [ -r /proc/self/status ]; then
 	n=$((n + 1))
 	[ "$got" = "$exp" ] || { echo "FAIL absent: '$got', not '$exp'"; fail=1; }
 fi
-got=$("$tool" --mnt-id -c '%{mnt_id}' "$tmp/reg")
-exp=$(stat -c %i "$tmp/reg" >/dev/null; findmnt -no ID -T "$tmp/reg" \
-	2>/dev/null || echo "")
-n=$((n + 1))
-[ -z "$exp" ] || [ "$got" = "$exp" ] || [ "$got" -gt 2147483647 ] || {
-	echo "FAIL %{mnt_id}: '$got', findmnt says '$exp'"
-	fail=1
+# The never-reused 64-bit ID is above 2^31: compared as digits, since the
+# shell's [ -gt ] stops at 2^63.  Where statx's own mount ID is not the
+# kernel's (probed), the tool cannot be held to findmnt.
+unique() {
+	case $1 in
+	''|*[!0-9]*|0*) return 1;;
+	esac
+	[ ${#1} -gt 10 ] || { [ ${#1} -eq 10 ] && [ "$1" \> 2147483647 ]; }
 }
+if why=$("${XSTAT_PROBE:-./tests/th-probe}" mnt-id "$tmp/reg"); then
+	got=$("$tool" --mnt-id -c '%{mnt_id}' "$tmp/reg")
+	exp=$(findmnt -no ID -T "$tmp/reg" 2>/dev/null || echo "")
+	n=$((n + 1))
+	[ -z "$exp" ] || [ "$got" = "$exp" ] || unique "$got" || {
+		echo "FAIL %{mnt_id}: '$got', findmnt says '$exp'"
+		fail=1
+	}
+else
+	echo "skip %{mnt_id}: $why"
+fi
 
 echo "$n comparisons"
 exit $fail

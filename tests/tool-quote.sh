@@ -6,6 +6,7 @@
 # QUOTING_STYLE, and ls --quoting-style=shell-escape for the File: line.
 set -u
 tool=${XSTAT_TOOL:-./tools/xstat}
+probe=${XSTAT_PROBE:-$PWD/tests/th-probe}
 unset QUOTING_STYLE
 if ! stat --version 2>/dev/null | grep -q coreutils ||
    ! command -v python3 >/dev/null 2>&1; then
@@ -65,6 +66,11 @@ for loc in C C.UTF-8; do
 	if [ "$(locale charmap 2>/dev/null)" = ANSI_X3.4-1968 ] &&
 	   [ "$loc" != C ]; then
 		echo "note: no $loc locale"
+		continue
+	fi
+	# and the tool's C library must load it too
+	if ! why=$("$probe" locale "$loc"); then
+		echo "note: $why"
 		continue
 	fi
 	# messages: "cannot stat" for stat's "cannot statx"

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * th-probe - does this machine, as a program of the build's own ABI sees
+ * it, give what a shell test is about to hold the tool to?  Exit 0 when
+ * it does; exit 77 with the reason on stdout (one line, for the test's
+ * SKIP message) when it does not.  It probes the feature itself, never
+ * what runs it: an emulator, a container or an old kernel all answer by
+ * what they do.
+ *
+ *   th-probe locale NAME   setlocale() loads NAME and, for a *.UTF-8
+ *                          name, its codeset is UTF-8
+ *   th-probe mnt-id FILE   statx()'s mount ID of FILE is the one of
+ *                          /proc/self/fdinfo, and a unique one agrees with
+ *                          name_to_handle_at()'s
+ *   th-probe closed-fd N   descriptor N, closed by the caller, is closed
+ *                          in the program too (no loader took it)
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/stat.h>
+
+#define SKIP	77
+
+#ifndef STATX_MNT_ID
+#define STATX_MNT_ID		0x00001000U
+#endif
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE	0x00004000U
+#endif
+#ifndef AT_HANDLE_MNT_ID_UNIQUE
+#define AT_HANDLE_MNT_ID_UNIQUE	0x001
+#endif
+
+static int probe_locale(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	const char *set;
+
+	if (!setlocale(LC_ALL, name)) {
+		printf("this C library cannot load the locale %s\n", name);
+		return SKIP;
+	}
+	set = nl_langinfo(CODESET);
+	if (dot && !strcasecmp(dot + 1, "UTF-8") && strcmp(set, "UTF-8")) {
+		printf("the locale %s loads with the codeset %s\n", name, set);
+		return SKIP;
+	}
+	return 0;
+}
+
+/* The kernel's own reckoning of @fd's mount: fdinfo's mnt_id, or -1. */
+static long fdinfo_mnt_id(int fd)
+{
+	char path[64], line[256];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "mnt_id: %ld", &id) == 1)
+			break;
+	fclose(f);
+	return id;
+}
+
+static int sys_statx(int fd, unsigned int mask, struct statx *sx)
+{
+	return (int)syscall(SYS_statx, fd, "", AT_EMPTY_PATH |
+			    AT_SYMLINK_NOFOLLOW, mask, sx);
+}
+
+static int probe_mnt_id(const char *file)
+{
+	struct {
+		struct file_handle h;
+		unsigned char buf[MAX_HANDLE_SZ];
+	} fh;
+	unsigned long long handle_id = 0;
+	struct statx sx;
+	long fdinfo;
+	int fd, rc = 0;
+
+	fd = open(file, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		printf("cannot open %s: %s\n", file, strerror(errno));
+		return SKIP;
+	}
+	fdinfo = fdinfo_mnt_id(fd);
+	memset(&sx, 0, sizeof(sx));
+	if (fdinfo >= 0 && !sys_statx(fd, STATX_MNT_ID, &sx) &&
+	    (sx.stx_mask & STATX_MNT_ID) &&
+	    sx.stx_mnt_id != (unsigned long long)fdinfo) {
+		printf("statx's mount ID %llu is not fdinfo's %ld\n",
+		       (unsigned long long)sx.stx_mnt_id, fdinfo);
+		rc = SKIP;
+		goto out;
+	}
+	memset(&sx, 0, sizeof(sx));
+	fh.h.handle_bytes = MAX_HANDLE_SZ;
+	if (!sys_statx(fd, STATX_MNT_ID_UNIQUE, &sx) &&
+	    (sx.stx_mask & STATX_MNT_ID_UNIQUE) &&
+	    !syscall(SYS_name_to_handle_at, fd, "", &fh.h, &handle_id,
+		     AT_EMPTY_PATH | AT_HANDLE_MNT_ID_UNIQUE) &&
+	    handle_id != sx.stx_mnt_id) {
+		printf("statx's unique mount ID %llu is not "
+		       "name_to_handle_at's %llu\n",
+		       (unsigned long long)sx.stx_mnt_id, handle_id);
+		rc = SKIP;
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+static int probe_closed_fd(int fd)
+{
+	if (fcntl(fd, F_GETFD) >= 0) {
+		printf("descriptor %d, closed by the caller, is open in "
+		       "the program\n", fd);
+		return SKIP;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "locale"))
+		return probe_locale(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "mnt-id"))
+		return probe_mnt_id(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "closed-fd"))
+		return probe_closed_fd(atoi(argv[2]));
+	fprintf(stderr, "usage: th-probe locale NAME | mnt-id FILE | "
+		"closed-fd N\n");
+	return 2;
+}
