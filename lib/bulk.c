@@ -98,7 +98,6 @@ static void dir_mount(struct xstat_dir *d)
 			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
 			       .anchored = 1, .is_fd = 1 };
 	struct xs_stat st;
-	uint32_t fsflags = 0;
 
 	if (xs_unique_mnt_id(&t, &d->mnt_key))
 		d->mnt_key = 0;
@@ -106,8 +105,12 @@ static void dir_mount(struct xstat_dir *d)
 		return;
 	memset(&st, 0, sizeof(st));
 	st.fs_key = d->mnt_key;
-	if (xs_fs_magic(&t, &st, &fsflags))
-		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, fsflags);
+	/* The mount's verdicts: the row itself is the directory's below. */
+	if (xs_fs_row(&t, &st)) {
+		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
+		d->fsflags = st.fsflags;
+		d->mnt_facts = 1;
+	}
 }
 
 /*
@@ -132,6 +135,7 @@ void bulk_dir_fs(struct xstat_dir *d)
 	d->dev_major = major(sb.st_dev);
 	d->dev_minor = minor(sb.st_dev);
 	fs = xs_fs_of((uint32_t)sfs.f_type);
+	d->fs = fs;
 	if (!fs)
 		return;
 	/*

@@ -25,13 +25,22 @@ struct xstat_dir {
 	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
+	const struct xs_fs	*fs;		/* its row (fs.h), NULL: unknown */
 	int			raw_inodes;	/* its row reads raw-inode batches */
 	int			remote;		/* network or FUSE, or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
 	int			unasked_cmtime;	/* see unasked_times() */
 	uint32_t		dev_major, dev_minor;
-	/* raw inodes: the directory's unique mount ID (0: unknown), its idmap */
+	/*
+	 * raw inodes: the directory's unique mount ID (0: unknown), its
+	 * idmap, and fscache.c's verdicts on the mount (@fsflags, where
+	 * @mnt_facts says they were had): a raw batch's entries on that
+	 * mount carry the directory's row and these, resolved once
+	 * (bulk_dir_fs()).
+	 */
 	uint64_t		mnt_key, idmap_mnt;
+	uint32_t		fsflags;
+	int			mnt_facts;
 	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
 	char			*dents;
 	size_t			dlen, dpos;

@@ -184,6 +184,14 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 			e->state = BULK_PENDING;
 			continue;
 		}
+		/* The directory's row, resolved once: the entry's too. */
+		if (d->mnt_facts && e->st->mnt_id_unique &&
+		    e->st->mnt_id == d->mnt_key) {
+			e->st->fs_key = d->mnt_key;
+			e->st->fs = d->fs;
+			e->st->fsflags = d->fsflags;
+			e->st->fs_resolved = 1;
+		}
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,

@@ -62,13 +62,10 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 {
 	uint64_t missing = request & XS_CLASS3 & ~st->mask;
 	const struct xs_fs *fs;
-	uint32_t fsflags = 0;
 
 	if (!(request & XSTAT_REQUEST_WHY_MISSING) || !missing)
 		return;
-	if (!st->fs_key)
-		st->fs_key = xs_fs_key(NULL, st);
-	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+	fs = xs_fs_row(t, st);
 	/*
 	 * Not even the filesystem's type could be learnt without a request
 	 * AT_NO_ATTR_SYNC forbids (fstatfs on a network filesystem): none of
@@ -81,7 +78,7 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 	if (missing & XSTAT_REQUEST_BTIME)
 		st->why_btime = why_btime(fs, from_statx);
 	if (missing & XSTAT_REQUEST_GEN)
-		st->why_gen = why_gen(fs, fsflags);
+		st->why_gen = why_gen(fs, st->fsflags);
 	if (missing & XSTAT_REQUEST_DATA_VERSION)
 		st->why_dv = why_dv(fs);
 }
