@@ -50,6 +50,7 @@
 #include "fscache.h"
 #include "mntid.h"
 #include "internal.h"
+#include "pipeline.h"
 
 /* What an entry is looked up with: never through a final symlink. */
 #define ENTRY_FLAGS	(AT_NO_AUTOMOUNT | XS_SYNC_FLAGS)
@@ -79,12 +80,14 @@ static int unasked_times(const struct xstat_dir *d)
 {
 	struct xs_target t = { .dfd = d->fd, .path = "",
 			       .flags = AT_EMPTY_PATH, .is_fd = 1 };
-	struct xs_statx sx;
+	struct xs_stat st;
 
 	if (d->request & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME))
 		return 0;
-	return xs_statx_call(&t, XSTAT_REQUEST_MODE, &sx) == 0 &&
-	       !(sx.stx_mask & (XS_STATX_CTIME | XS_STATX_MTIME));
+	/* Only statx leaves them out: fstatat's answer always has them. */
+	return xs_stat_record(&t, XSTAT_REQUEST_MODE, XSTAT_REQUEST_MODE,
+			      &st) == 1 &&
+	       !(st.mask & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME));
 }
 
 /*

@@ -83,7 +83,7 @@ void bulk_sample(struct xstat_dir *d, uint64_t t0);
 
 /*
  * bulk_entry.c: bulk_stat_name(): one name's kernel answer into @st, as
- * xstat.c records it: 0 or -errno.  bulk_result_of(): the result of @e
+ * xstat.c records it: 1 from statx, 0 from fstatat, or -errno.  bulk_result_of(): the result of @e
  * into d->res and d->out, as xstat() would write it.
  */
 int bulk_stat_name(const struct xstat_dir *d, const char *name,

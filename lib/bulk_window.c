@@ -104,6 +104,16 @@ static int collect(struct xstat_dir *d, size_t window)
 	return 0;
 }
 
+/*
+ * Would the dispatch (xstat.c, kernel_stat()) send this stream's entries
+ * to statx, in this thread, now?  The test xs_statx_call() makes first:
+ * statx known to work, and not refused to the entries' shape of call.
+ */
+static int entries_by_statx(const struct xstat_dir *d)
+{
+	return xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags);
+}
+
 /* The raw fields a request needs and the kernel's answer cannot give. */
 static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 {
@@ -116,7 +126,7 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 	 * others it is taken from the raw inode where the answer lacks it.
 	 */
 	if ((request & XSTAT_REQUEST_BTIME) &&
-	    (want || !xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags)))
+	    (want || !entries_by_statx(d)))
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
@@ -125,11 +135,12 @@ static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 {
 	int ret = bulk_stat_name(d, e->name, request, e->st);
 
-	if (ret) {
+	if (ret < 0) {
 		e->state = BULK_FAILED;
 		e->err = -ret;
 		return;
 	}
+	e->from_statx = (unsigned char)ret;
 	e->state = BULK_STATED;
 }
 
@@ -209,9 +220,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 static int uring_allowed(struct xstat_dir *d)
 {
 	bulk_dir_fs(d);
-	return !d->remote &&
-	       xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags) &&
-	       bulk_uring_usable();
+	return !d->remote && entries_by_statx(d) && bulk_uring_usable();
 }
 
 /*
