@@ -11,14 +11,6 @@
 #include "bulk_uring.h"
 #include "pipeline.h"
 
-int bulk_stat_name(const struct xstat_dir *d, const char *name,
-		   uint64_t request, struct xs_stat *st)
-{
-	struct xs_target t = { .dfd = d->fd, .path = name,
-			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
-	return xs_stat_record(&t, request, d->request, st);
-}
-
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 {
 	ssize_t len;

@@ -14,6 +14,7 @@
 #include "bulk_dir.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
+#include "pipeline.h"
 
 /* One getdents64 record (the kernel's struct linux_dirent64). */
 struct bulk_dirent64 {
@@ -130,10 +131,16 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
+/*
+ * One entry's kernel answer into e->st, as xstat.c records it (@request:
+ * what the batch asks, more than its caller), and which backend gave it.
+ */
 static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 		       uint64_t request)
 {
-	int ret = bulk_stat_name(d, e->name, request, e->st);
+	struct xs_target t = { .dfd = d->fd, .path = e->name,
+			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
+	int ret = xs_stat_record(&t, request, d->request, e->st);
 
 	if (ret < 0) {
 		e->state = BULK_FAILED;
