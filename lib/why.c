@@ -3,7 +3,9 @@
  * Why a requested class (3) field is missing (XSTAT_REQUEST_WHY_MISSING):
  * the one place that turns what the library knows after a call - the
  * backend, the filesystem's type and facts (promise.c's table, fscache.c's
- * verdicts), the caller's euid, the sync flags - into XSTAT_WHY_* codes.
+ * verdicts), the caller's euid, the sync flags - into the XSTAT_WHY_*
+ * reason of a missing field (copyout.c adds only PRESENT, NOT_REQUESTED
+ * and UNKNOWN, from the result mask).
  * A code other than XSTAT_WHY_UNKNOWN is given only where that knowledge
  * settles it; the probes keep no per-call reasons, so a failure they met
  * on the way (a torn read, a stale handle, a sandbox's refusal of one

@@ -70,8 +70,9 @@ static void record(struct xs_stat *st, uint64_t request,
 }
 
 /*
- * The one place that decides between the backends, for every call and
- * every stream entry: the kernel's answer for @t from statx, or, when
+ * The one place that decides which backend answers a call or a stream
+ * entry (xs_kernel_ident() asks statx or fstatat only for an identity
+ * check): the kernel's answer for @t from statx, or, when
  * statx cannot serve a call of this shape in this thread
  * (backend_statx.h), from fstatat.  1 from statx, 0 from fstatat, or
  * -errno; with @no_fallback, -ENOSYS where fstatat would have been asked
