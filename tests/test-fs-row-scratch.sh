@@ -31,12 +31,21 @@ src=$tmp/src
 mkdir "$src" || exit 1
 
 # The sources as they are now: a git checkout's files (tracked, and new
-# ones not ignored), else the whole tree (an unpacked tarball).
+# ones not ignored), else (an unpacked tarball, or git refusing a tree
+# another user owns) the whole tree without build products.
+files=
 if [ -e "$top_srcdir/.git" ] && command -v git >/dev/null 2>&1; then
+	files=$(cd "$top_srcdir" && git ls-files -co --exclude-standard \
+		2>/dev/null | head -n 1)
+fi
+if [ -n "$files" ]; then
 	(cd "$top_srcdir" && git ls-files -co --exclude-standard -z |
 		xargs -0 tar -cf - --) | tar -C "$src" -xf - || exit 1
 else
-	tar -C "$top_srcdir" -cf - . | tar -C "$src" -xf - || exit 1
+	tar -C "$top_srcdir" --exclude=.git --exclude='*.o' --exclude='*.lo' \
+		--exclude='*.la' --exclude=.libs --exclude=.deps \
+		--exclude=autom4te.cache -cf - . | tar -C "$src" -xf - ||
+		exit 1
 	chmod -R u+w "$src"
 fi
 [ -f "$src/lib/fs_rows.h" ] || { echo "FAIL: no lib/fs_rows.h in the copy"; exit 1; }
