@@ -175,25 +175,54 @@ int xs_proc_fd_dir(void)
 	return dir;
 }
 
-/* The regular file @t anchors, opened through the checked /proc. */
+int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at)
+{
+	if (!t->anchored)
+		return -EBADF;
+	if (t->own_fd) {
+		at->dfd = t->dfd;
+		at->name = "";
+		at->flags = AT_EMPTY_PATH;
+		at->proc = -1;
+		return 0;
+	}
+	at->proc = xs_proc_fd_dir();
+	if (at->proc < 0)
+		return at->proc;
+	at->dfd = at->proc;
+	xs_fd_name(at->entry, t->dfd);
+	at->name = at->entry;
+	at->flags = 0;
+	return 0;
+}
+
+void xs_anchor_at_put(struct xs_anchor_at *at)
+{
+	if (at->proc >= 0)
+		close(at->proc);
+	at->proc = -1;
+}
+
+/*
+ * The regular file @t anchors (not the caller's own descriptor: see
+ * xs_reopen()), opened through its entry in the checked /proc.
+ */
 static int reopen_regular(const struct xs_target *t, const struct xs_stat *st)
 {
-	char name[16];
+	struct xs_anchor_at at;
 	struct stat sb;
-	int dir, fd;
+	int fd;
 
-	dir = xs_proc_fd_dir();
-	if (dir < 0)
-		return dir;
-	xs_fd_name(name, t->dfd);
+	fd = xs_anchor_at_get(t, &at);
+	if (fd)
+		return fd;
 	/* What the entry names must be the anchor before it is opened. */
-	if (xs_raw_fstatat(dir, name, &sb, 0) || !S_ISREG(sb.st_mode) ||
-	    !same_sb(&sb, st)) {
-		close(dir);
-		return -ESTALE;
-	}
-	fd = xs_open_eintr(dir, name, REOPEN_FLAGS);
-	close(dir);
+	if (xs_raw_fstatat(at.dfd, at.name, &sb, at.flags) ||
+	    !S_ISREG(sb.st_mode) || !same_sb(&sb, st))
+		fd = -ESTALE;
+	else
+		fd = xs_open_eintr(at.dfd, at.name, REOPEN_FLAGS);
+	xs_anchor_at_put(&at);
 	return fd;
 }
 

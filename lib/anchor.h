@@ -46,6 +46,25 @@ void xs_anchor_close(struct xs_anchor *a);
  */
 int xs_reopen(const struct xs_target *t, const struct xs_stat *st,
 	      int *close_it);
+
+/*
+ * The anchored inode for an *at() call that refuses O_PATH descriptors
+ * (file_getattr, getxattrat) or that must not open it: the caller's own
+ * open descriptor with "" and AT_EMPTY_PATH, else the anchor's entry in
+ * a /proc/self/fd proven to be procfs, whose magic link the lookup
+ * follows (flags 0; @proc: that directory, closed by xs_anchor_at_put()).
+ * The one way to it from attrs.c, probe_xattr.c and anchor.c's reopen.
+ * 0 or -errno (-EBADF: @t not anchored).
+ */
+struct xs_anchor_at {
+	int		dfd;
+	const char	*name;
+	int		flags;
+	int		proc;		/* -1: the caller's own descriptor */
+	char		entry[16];
+};
+int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at);
+void xs_anchor_at_put(struct xs_anchor_at *at);
 int xs_fs_dir_fd(const struct xs_target *t, const struct xs_stat *st,
 		 int *close_it);
 int xs_proc_fd_dir(void);

@@ -21,7 +21,6 @@
 #include "syscall.h"
 #include "anchor.h"
 #include "attrs.h"
-#include "decimal.h"
 
 /* file_getattr(2): the same number on every architecture. */
 #define XS_NR_file_getattr	468
@@ -70,17 +69,14 @@ static void map_flags(struct xs_stat *st, uint64_t flags,
 static int file_getattr_unsupported;
 
 /*
- * file_getattr(2) on the anchored inode: the caller's open descriptor
- * with AT_EMPTY_PATH, else (it refuses O_PATH descriptors) the anchor's
- * entry in a /proc/self/fd proven to be procfs, which follows the magic
- * link to the anchored inode and opens nothing.
+ * file_getattr(2) on the anchored inode (it refuses O_PATH descriptors:
+ * xs_anchor_at_get()), opening nothing.
  */
 static int by_file_getattr(const struct xs_target *t, struct xs_stat *st)
 {
+	struct xs_anchor_at at;
 	struct xs_file_attr fa;
-	char name[16];
 	long ret;
-	int pd;
 
 	if (__atomic_load_n(&file_getattr_unsupported, __ATOMIC_RELAXED))
 		return -ENOSYS;
@@ -89,24 +85,22 @@ static int by_file_getattr(const struct xs_target *t, struct xs_stat *st)
 		ret = syscall(XS_NR_file_getattr, t->dfd, t->path, &fa,
 			      sizeof(fa), t->flags & (AT_SYMLINK_NOFOLLOW |
 						      AT_EMPTY_PATH));
-	} else if (t->own_fd) {
-		ret = syscall(XS_NR_file_getattr, t->dfd, "", &fa, sizeof(fa),
-			      AT_EMPTY_PATH);
+		ret = ret ? -errno : 0;
 	} else {
-		pd = xs_proc_fd_dir();
-		if (pd < 0)
-			return pd;
-		xs_fd_name(name, t->dfd);
-		ret = syscall(XS_NR_file_getattr, pd, name, &fa, sizeof(fa),
-			      0);
-		close(pd);
+		ret = xs_anchor_at_get(t, &at);
+		if (ret)
+			return (int)ret;
+		ret = syscall(XS_NR_file_getattr, at.dfd, at.name, &fa,
+			      sizeof(fa), at.flags);
+		ret = ret ? -errno : 0;
+		xs_anchor_at_put(&at);
 	}
 	if (ret) {
 		/* No such call here; a seccomp EPERM may be one thread's. */
-		if (errno == ENOSYS)
+		if (ret == -ENOSYS)
 			__atomic_store_n(&file_getattr_unsupported, 1,
 					 __ATOMIC_RELAXED);
-		return -errno;
+		return (int)ret;
 	}
 	map_flags(st, fa.fa_xflags, xflag_map, MAP_LEN(xflag_map));
 	return 0;

@@ -29,26 +29,21 @@
  * remote filesystem, and never when this thread's statx is refused now
  * (a ring's operations pass no seccomp filter).
  *
- * Here: the four entry points and what is learned once per stream about
- * the directory.  The window and its batch fill are bulk_window.c's, an
- * entry's result bulk_entry.c's, the state they share bulk_dir.h's.
+ * Here: the four entry points.  What is learned once per stream about
+ * the directory is bulk_fs.c's, the window and its batch fill
+ * bulk_window.c's, an entry's result bulk_entry.c's, the state they
+ * share bulk_dir.h's.  They call each other one way only: bulk.c ->
+ * bulk_entry.c -> bulk_window.c -> bulk_fs.c (tests/test-call-graph.sh).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include "bulk_dir.h"
-#include "fs.h"
 #include "bulk_uring.h"
-#include "backend_statx.h"
 #include "ret.h"
 #include "anchor.h"
-#include "fscache.h"
-#include "mntid.h"
 #include "internal.h"
 
 /* What an entry is looked up with: never through a final symlink. */
@@ -66,85 +61,6 @@ static void free_dir(struct xstat_dir *d)
 	free(d->run);
 	free(d->ahead);
 	free(d);
-}
-
-/*
- * With multigrain timestamps (6.13+) statx reports ctime and mtime only
- * when asked for one of them.  A batch that reads raw inodes asks for the
- * ctime to check them against; where the caller did not, its answer must
- * still be the one xstat() gives, so those two are dropped again.  Seen
- * once per stream, on the directory, with a request that does not ask.
- */
-static int unasked_times(const struct xstat_dir *d)
-{
-	struct xs_target t = { .dfd = d->fd, .path = "",
-			       .flags = AT_EMPTY_PATH, .is_fd = 1 };
-	struct xs_statx sx;
-
-	if (d->request & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME))
-		return 0;
-	return xs_statx_call(&t, XSTAT_REQUEST_MODE, &sx) == 0 &&
-	       !(sx.stx_mask & (XS_STATX_CTIME | XS_STATX_MTIME));
-}
-
-/*
- * The directory's mount, on ext4: its unique ID, and whether it is
- * idmapped (fscache.c), so that raw owners are compared as the per-call
- * probe compares them (xs_ext4_same_file()).
- */
-static void dir_mount(struct xstat_dir *d)
-{
-	struct xs_target t = { .dfd = d->fd, .path = "",
-			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-			       .anchored = 1, .is_fd = 1 };
-	struct xs_stat st;
-	uint32_t fsflags = 0;
-
-	if (xs_unique_mnt_id(&t, &d->mnt_key))
-		d->mnt_key = 0;
-	if (!d->mnt_key)
-		return;
-	memset(&st, 0, sizeof(st));
-	st.fs_key = d->mnt_key;
-	if (xs_fs_magic(&t, &st, &fsflags))
-		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, fsflags);
-}
-
-/*
- * What the kernel says about the directory's filesystem, asked on first
- * need (bulk_window.c: a batch that would read raw inodes, a read-ahead
- * decision), not at xstat_opendir(): a walk that asks for the basic
- * stats opens many small directories and needs none of it.  Where it
- * cannot be learnt, the stream reads nothing ahead and nothing raw.
- */
-void bulk_dir_fs(struct xstat_dir *d)
-{
-	const struct xs_fs *fs;
-	struct statfs sfs;
-	struct stat sb;
-
-	if (d->fs_known)
-		return;
-	d->fs_known = 1;
-	d->remote = 1;	/* unknown: no read-ahead */
-	if (fstat(d->fd, &sb) || fstatfs(d->fd, &sfs))
-		return;
-	d->dev_major = major(sb.st_dev);
-	d->dev_minor = minor(sb.st_dev);
-	fs = xs_fs_of((uint32_t)sfs.f_type);
-	if (!fs)
-		return;
-	/*
-	 * On a network or FUSE filesystem every statx can be a request to
-	 * the server: a read-ahead there doubles them and shares nothing.
-	 */
-	d->remote = !!(fs->flags & XS_FS_REMOTE);
-	/* Only a hint: each entry's device is checked, each inode too. */
-	d->raw_inodes = !!(fs->flags & XS_FS_RAW_INODES);
-	if (d->raw_inodes) {
-		d->unasked_cmtime = unasked_times(d);
-		dir_mount(d);
-	}
 }
 
 static int open_dir(int dfd, const char *path, unsigned flags)

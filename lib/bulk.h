@@ -46,6 +46,7 @@ struct bulk_ent {
 	uint64_t	d_ino;
 	unsigned char	d_type;
 	unsigned char	state;		/* enum bulk_state */
+	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
 	int		err;
 	struct xs_stat	*st;		/* only for a raw-read batch */
 };

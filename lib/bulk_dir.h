@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A directory stream's state, shared by the three files of the iterator:
- * bulk.c (the public entry points, the directory's facts), bulk_window.c
- * (the window: getdents64, the sort by inode number, the batch fill and
- * its read-ahead) and bulk_entry.c (one entry's result, as xstat() gives
- * it).
+ * A directory stream's state, shared by the four files of the iterator:
+ * bulk.c (the public entry points), bulk_entry.c (one entry's result, as
+ * xstat() gives it), bulk_window.c (the window: getdents64, the sort by
+ * inode number, the batch fill and its read-ahead) and bulk_fs.c (the
+ * directory's filesystem facts), each calling only those after it.
  */
 #ifndef LIBXSTAT_BULK_DIR_H
 #define LIBXSTAT_BULK_DIR_H
@@ -25,13 +25,22 @@ struct xstat_dir {
 	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
+	const struct xs_fs	*fs;		/* its row (fs.h), NULL: unknown */
 	int			raw_inodes;	/* its row reads raw-inode batches */
 	int			remote;		/* network or FUSE, or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
 	int			unasked_cmtime;	/* see unasked_times() */
 	uint32_t		dev_major, dev_minor;
-	/* raw inodes: the directory's unique mount ID (0: unknown), its idmap */
+	/*
+	 * raw inodes: the directory's unique mount ID (0: unknown), its
+	 * idmap, and fscache.c's verdicts on the mount (@fsflags, where
+	 * @mnt_facts says they were had): a raw batch's entries on that
+	 * mount carry the directory's row and these, resolved once
+	 * (bulk_dir_fs()).
+	 */
 	uint64_t		mnt_key, idmap_mnt;
+	uint32_t		fsflags;
+	int			mnt_facts;
 	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
 	char			*dents;
 	size_t			dlen, dpos;
@@ -58,7 +67,7 @@ struct xstat_dir {
 	}			res;
 };
 
-/* bulk.c: learn the directory's filesystem facts above, once. */
+/* bulk_fs.c: learn the directory's filesystem facts above, once. */
 void bulk_dir_fs(struct xstat_dir *d);
 
 /* Calls timed per batch while deciding whether it is cold. */
@@ -73,12 +82,9 @@ int bulk_fill_batch(struct xstat_dir *d);
 void bulk_sample(struct xstat_dir *d, uint64_t t0);
 
 /*
- * bulk_entry.c: bulk_stat_name(): one name's kernel answer into @st, as
- * xstat.c records it: 0 or -errno.  bulk_result_of(): the result of @e
- * into d->res and d->out, as xstat() would write it.
+ * bulk_entry.c: the result of @e into d->res and d->out, as xstat() would
+ * write it.
  */
-int bulk_stat_name(const struct xstat_dir *d, const char *name,
-		   uint64_t request, struct xs_stat *st);
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e);
 
 #endif

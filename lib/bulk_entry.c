@@ -11,16 +11,6 @@
 #include "bulk_uring.h"
 #include "pipeline.h"
 
-int bulk_stat_name(const struct xstat_dir *d, const char *name,
-		   uint64_t request, struct xs_stat *st)
-{
-	struct xs_target t = { .dfd = d->fd, .path = name,
-			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
-	int ret = xs_stat_record(&t, request, d->request, st);
-
-	return ret < 0 ? ret : 0;
-}
-
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 {
 	ssize_t len;
@@ -44,9 +34,9 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		 */
 		if (!(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
 		      ~e->st->mask)) {
-			len = xs_deliver(NULL, d->request, 1,
-					 d->unasked_cmtime, e->st, &d->res.x,
-					 sizeof(d->res));
+			len = xs_deliver(NULL, d->request, e->from_statx,
+					 e->from_statx && d->unasked_cmtime,
+					 e->st, &d->res.x, sizeof(d->res));
 			break;
 		}
 		/* fall through */

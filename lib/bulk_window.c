@@ -14,6 +14,7 @@
 #include "bulk_dir.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
+#include "pipeline.h"
 
 /* One getdents64 record (the kernel's struct linux_dirent64). */
 struct bulk_dirent64 {
@@ -104,6 +105,16 @@ static int collect(struct xstat_dir *d, size_t window)
 	return 0;
 }
 
+/*
+ * Would the dispatch (xstat.c, kernel_stat()) send this stream's entries
+ * to statx, in this thread, now?  The test xs_statx_call() makes first:
+ * statx known to work, and not refused to the entries' shape of call.
+ */
+static int entries_by_statx(const struct xstat_dir *d)
+{
+	return xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags);
+}
+
 /* The raw fields a request needs and the kernel's answer cannot give. */
 static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 {
@@ -116,20 +127,27 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 	 * others it is taken from the raw inode where the answer lacks it.
 	 */
 	if ((request & XSTAT_REQUEST_BTIME) &&
-	    (want || !xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags)))
+	    (want || !entries_by_statx(d)))
 		want |= XSTAT_REQUEST_BTIME;
 	return want;
 }
+/*
+ * One entry's kernel answer into e->st, as xstat.c records it (@request:
+ * what the batch asks, more than its caller), and which backend gave it.
+ */
 static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 		       uint64_t request)
 {
-	int ret = bulk_stat_name(d, e->name, request, e->st);
+	struct xs_target t = { .dfd = d->fd, .path = e->name,
+			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
+	int ret = xs_stat_record(&t, request, d->request, e->st);
 
-	if (ret) {
+	if (ret < 0) {
 		e->state = BULK_FAILED;
 		e->err = -ret;
 		return;
 	}
+	e->from_statx = (unsigned char)ret;
 	e->state = BULK_STATED;
 }
 
@@ -184,6 +202,14 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 			e->state = BULK_PENDING;
 			continue;
 		}
+		/* The directory's row, resolved once: the entry's too. */
+		if (d->mnt_facts && e->st->mnt_id_unique &&
+		    e->st->mnt_id == d->mnt_key) {
+			e->st->fs_key = d->mnt_key;
+			e->st->fs = d->fs;
+			e->st->fsflags = d->fsflags;
+			e->st->fs_resolved = 1;
+		}
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
@@ -201,9 +227,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 static int uring_allowed(struct xstat_dir *d)
 {
 	bulk_dir_fs(d);
-	return !d->remote &&
-	       xs_statx_works(d->fd, AT_SYMLINK_NOFOLLOW | d->flags) &&
-	       bulk_uring_usable();
+	return !d->remote && entries_by_statx(d) && bulk_uring_usable();
 }
 
 /*

@@ -35,13 +35,6 @@ const struct xs_fs *xs_fs_of(uint32_t magic)
 	return &fs_default;
 }
 
-int xs_fs_remote(uint32_t magic)
-{
-	const struct xs_fs *fs = xs_fs_of(magic);
-
-	return fs && (fs->flags & XS_FS_REMOTE);
-}
-
 /* Linux 6.13 or later (where FS_MGTIME exists): asked once. */
 static int kernel_mgtime(void)
 {
@@ -61,10 +54,8 @@ static int kernel_mgtime(void)
 	return v == 2;
 }
 
-int xs_fs_type_mgtime(uint32_t magic, const char *type)
+int xs_fs_type_mgtime(const struct xs_fs *fs, const char *type)
 {
-	const struct xs_fs *fs = xs_fs_of(magic);
-
 	return fs && fs->mgtime_type && type &&
 	       strcmp(type, fs->mgtime_type) == 0 && kernel_mgtime();
 }

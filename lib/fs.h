@@ -4,7 +4,9 @@
  * of every file: one row per filesystem, each row in the file named after
  * it (fs_ext4.c, fs_xfs.c, ...), every row listed once in fs_rows.h.
  * Code above the table asks only the table: no other file under lib/
- * names a filesystem's magic number.  Adding a filesystem is one fs_*.c
+ * names the statfs magic number of a filesystem that has a row (procfs
+ * and sysfs, which have none, are checked by anchor.c and ext4dev_read.c;
+ * ext4_disk.h names the magic of an on-disk ext4 superblock).  Adding a filesystem is one fs_*.c
  * file, its line in fs_rows.h and its line in lib/fs.am
  * (docs/ARCHITECTURE.md, "Filesystems: one row each").
  *
@@ -83,6 +85,9 @@ struct xs_fs {
 /*
  * The row of @magic; the default row (fs.c) for a filesystem without
  * one; NULL when @magic is 0 (the type is not known: nothing is assumed).
+ * Asked only where a call resolves its row (xs_fs_row(), fscache.c) and
+ * where a stream resolves its directory's (bulk_fs.c): a result carries
+ * its row from there on.
  */
 const struct xs_fs *xs_fs_of(uint32_t magic);
 
@@ -116,14 +121,11 @@ int xs_handle_ino32_gen(const struct file_handle *fh, uint64_t *ino,
 int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
 		   uint64_t want, uint32_t fsflags, struct xs_stat *st);
 
-/* Network and FUSE filesystems: any call may be a server request. */
-int xs_fs_remote(uint32_t magic);
-
 /*
- * fs.c: does a mount of type @type (the mount's name, "ext4") with @magic
- * use multigrain timestamps on this kernel?
+ * fs.c: does a mount of type @type (the mount's name, "ext4") of the
+ * filesystem of row @fs use multigrain timestamps on this kernel?
  */
-int xs_fs_type_mgtime(uint32_t magic, const char *type);
+int xs_fs_type_mgtime(const struct xs_fs *fs, const char *type);
 
 /*
  * probe_ext4.c: read the raw ext4 inode of @st from its block device and

@@ -105,11 +105,7 @@ static int btrfs_probe(const struct xs_fs *fs, const struct xs_target *t,
 		return ret;
 
 	gen = xs_le64(item + XS_BTRFS_II_GENERATION);
-	if ((xs_le32(item + XS_BTRFS_II_MODE) & S_IFMT) != (st->mode & S_IFMT))
-		return 0;
-	/* Handles carry the low 32 bits of the same generation. */
-	if ((st->mask & XSTAT_REQUEST_GEN) && st->gen != gen &&
-	    st->gen != (uint32_t)gen)
+	if (!xs_record_is(st, xs_le32(item + XS_BTRFS_II_MODE), gen))
 		return 0;
 	if (want & XSTAT_REQUEST_GEN) {
 		st->gen = gen;

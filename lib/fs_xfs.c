@@ -61,11 +61,10 @@ static int xfs_probe(const struct xs_fs *fs, const struct xs_target *t,
 	ret = xs_fs_query(t, st, bulkstat_one, &req);
 	if (ret)
 		return ret;
+	/* bulkstat answers the next inode at or after the one asked. */
 	if (bs->bs_ino != st->ino ||
 	    bs->bs_version != XS_XFS_BULKSTAT_VERSION_V5 ||
-	    (bs->bs_mode & S_IFMT) != (st->mode & S_IFMT))
-		return 0;
-	if ((st->mask & XSTAT_REQUEST_GEN) && bs->bs_gen != st->gen)
+	    !xs_record_is(st, bs->bs_mode, bs->bs_gen))
 		return 0;
 	if (want & XSTAT_REQUEST_GEN) {
 		st->gen = bs->bs_gen;

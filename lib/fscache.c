@@ -106,7 +106,8 @@ void xs_fs_remember(uint64_t mnt_key, uint32_t magic)
 	store(mnt_key, magic, 0);
 }
 
-uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags)
+/* Only what is cached (0 if nothing is): no call of its own. */
+static uint32_t magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 {
 	uint64_t value;
 
@@ -115,6 +116,11 @@ uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 		return (uint32_t)value;
 	}
 	return 0;
+}
+
+uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags)
+{
+	return magic_cached(mnt_key, fsflags);
 }
 
 /*
@@ -145,7 +151,7 @@ static uint32_t magic_by_statmount(uint64_t mnt_id, uint32_t *flags)
 	buf.str[sizeof(buf.str) - 1] = '\0';
 	if ((buf.h.mask & XS_STATMOUNT_FS_TYPE) &&
 	    buf.h.fs_type < sizeof(buf.str) &&
-	    xs_fs_type_mgtime((uint32_t)buf.h.sb_magic,
+	    xs_fs_type_mgtime(xs_fs_of((uint32_t)buf.h.sb_magic),
 			      buf.str + buf.h.fs_type))
 		*flags |= XS_FSF_MGTIME;
 	if ((buf.h.mask & XS_STATMOUNT_MNT_BASIC) &&
@@ -194,17 +200,24 @@ uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st)
 	return 0;
 }
 
-uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
-		     uint32_t *fsflags)
+const struct xs_fs *xs_fs_row(const struct xs_target *t, struct xs_stat *st)
 {
-	uint64_t key = st->fs_key;
-	uint32_t magic = xs_fs_magic_cached(key, fsflags);
+	uint32_t magic;
 
-	return magic ? magic : lookup(t, key, fsflags);
+	if (st->fs_resolved)
+		return st->fs;
+	if (!st->fs_key)
+		st->fs_key = xs_fs_key(NULL, st);
+	magic = magic_cached(st->fs_key, &st->fsflags);
+	if (!magic)
+		magic = lookup(t, st->fs_key, &st->fsflags);
+	st->fs = xs_fs_of(magic);
+	st->fs_resolved = 1;
+	return st->fs;
 }
 
 /*
- * Record a fact about @st's filesystem.  The rule for every caller: only
+ * Record a fact about @st's filesystem (and in the row @st carries).  The rule for every caller: only
  * an answer that holds for every file of the filesystem becomes a flag
  * here (the filesystem has no such ioctl: ENOTTY).  A refusal (EPERM) is
  * not one: it belongs to the calling thread's credentials of the moment,
@@ -213,7 +226,8 @@ uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
  * symlink that cannot be opened - never does: it would clear the field
  * for every other file.
  */
-void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag)
+void xs_fs_set_flag(struct xs_stat *st, uint32_t flag)
 {
+	st->fsflags |= flag;
 	store(st->fs_key, 0, flag);
 }

@@ -26,11 +26,16 @@ static inline uint64_t xs_ext4_idmap_of(uint64_t mnt_key, uint32_t fsflags)
 	return (fsflags & XS_FSF_IDMAPPED) ? mnt_key : 0;
 }
 uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st);
-uint32_t xs_fs_magic(const struct xs_target *t, const struct xs_stat *st,
-		     uint32_t *fsflags);
+/*
+ * The row of @st's filesystem (fs.h; NULL: its type is not known) and,
+ * in st->fsflags, the verdicts on it: looked up on the first ask of a
+ * call and carried in @st for the rest of it.  @t: the anchored target,
+ * or NULL (then only what is cached or needs no descriptor).
+ */
+const struct xs_fs *xs_fs_row(const struct xs_target *t, struct xs_stat *st);
+void xs_fs_set_flag(struct xs_stat *st, uint32_t flag);
 /* Only what is cached (0 if nothing is): no call of its own. */
 uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags);
-void xs_fs_set_flag(const struct xs_stat *st, uint32_t flag);
 /* Store @magic for @mnt_key (skipped while another thread writes). */
 void xs_fs_remember(uint64_t mnt_key, uint32_t magic);
 

@@ -165,7 +165,6 @@ static int by_fsid(const struct xs_target *t, const struct xs_fs *fs,
 int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 {
 	const struct xs_fs *fs;
-	uint32_t fsflags = 0;
 	uint64_t id[2];
 	int ret;
 
@@ -173,7 +172,7 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 		return 0;
 	if (!t || !t->anchored)
 		return -EBADF;
-	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+	fs = xs_fs_row(t, st);
 	/* There an ioctl or a statfs is a request to the server. */
 	if (!fs || (fs->flags & XS_FS_REMOTE))
 		return -EOPNOTSUPP;

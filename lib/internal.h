@@ -42,6 +42,8 @@ struct xs_time {
 };
 
 /* One file's status, kernel-kstat-like; @mask holds XSTAT_REQUEST_* bits. */
+struct xs_fs;
+
 struct xs_stat {
 	uint64_t	mask;
 	uint32_t	mode;
@@ -60,8 +62,16 @@ struct xs_stat {
 	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
+	uint32_t	fsflags;	/* with @fs below: fscache.c's verdicts */
 	uint64_t	mnt_id_reusable;	/* mountinfo's */
 	uint64_t	fs_key;		/* fscache.c's key, 0: none */
+	/*
+	 * The filesystem's row (fs.h) and fscache.c's verdicts on it
+	 * (@fsflags), resolved once per call by xs_fs_row() (then
+	 * @fs_resolved), or handed over by the stream that resolved them
+	 * for its directory.
+	 */
+	const struct xs_fs *fs;
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
 	uint32_t	dio_mem_align;
@@ -82,6 +92,7 @@ struct xs_stat {
 	uint32_t	fs_id_source;
 	/* why.c: XSTAT_WHY_* of missing class (3) fields, 0: not known */
 	uint8_t		why_btime, why_gen, why_dv;
+	uint8_t		fs_resolved;	/* see @fs */
 };
 
 /*

@@ -79,46 +79,35 @@ static int names_inode(int dfd, const char *path, const struct xs_stat *st)
 }
 
 /*
- * The caller's open descriptor with AT_EMPTY_PATH; an O_PATH anchor (which
- * getxattrat refuses) by its entry in a /proc/self/fd proven to be procfs:
- * the lookup follows the magic link to the anchored inode, opening nothing.
- * A procfs can still be another process's (a planted /proc/self that is
- * a symlink into a real procfs): the entry must reach the anchored inode
- * before and after the read.
+ * getxattrat on the anchored inode (it refuses O_PATH descriptors:
+ * xs_anchor_at_get()), opening nothing.  A procfs entry can still be
+ * another process's (a planted /proc/self that is a symlink into a real
+ * procfs): it must reach the anchored inode before and after the read.
  */
 static ssize_t by_getxattrat(const struct xs_target *t,
 			     const struct xs_stat *st, const char *name,
 			     void *value, size_t size)
 {
 	struct xs_xattr_args args = { (uintptr_t)value, (uint32_t)size, 0 };
-	char entry[16];
+	struct xs_anchor_at at;
 	long n;
-	int pd = -1;
 
 	if (__atomic_load_n(&getxattrat_unsupported, __ATOMIC_RELAXED))
 		return -ENOSYS;
-	if (t->own_fd) {
-		n = syscall(XS_NR_getxattrat, t->dfd, "", AT_EMPTY_PATH, name,
+	n = xs_anchor_at_get(t, &at);
+	if (n)
+		return n;
+	if (at.proc >= 0 && !names_inode(at.dfd, at.name, st)) {
+		n = -ESTALE;
+	} else {
+		n = syscall(XS_NR_getxattrat, at.dfd, at.name, at.flags, name,
 			    &args, sizeof(args));
 		if (n < 0)
 			n = -errno;
-	} else {
-		pd = xs_proc_fd_dir();
-		if (pd < 0)
-			return pd;
-		xs_fd_name(entry, t->dfd);
-		if (!names_inode(pd, entry, st)) {
-			close(pd);
-			return -ESTALE;
-		}
-		n = syscall(XS_NR_getxattrat, pd, entry, 0, name, &args,
-			    sizeof(args));
-		if (n < 0)
-			n = -errno;
-		else if (!names_inode(pd, entry, st))
+		else if (at.proc >= 0 && !names_inode(at.dfd, at.name, st))
 			n = -ESTALE;
-		close(pd);
 	}
+	xs_anchor_at_put(&at);
 	if (n == -ENOSYS)
 		__atomic_store_n(&getxattrat_unsupported, 1, __ATOMIC_RELAXED);
 	return n;

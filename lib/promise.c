@@ -141,16 +141,13 @@ void xs_promise_fill(const struct xs_target *t, uint64_t request,
 		     struct xs_stat *st)
 {
 	const struct xs_fs *f;
-	uint32_t fsflags = 0;
 	uint64_t dvp;
 	int mg;
 
 	if (!(request & XS_PROMISE_EXTRAS))
 		return;
-	if (!st->fs_key)
-		st->fs_key = xs_fs_key(NULL, st);
-	f = xs_fs_of(xs_fs_magic(t, st, &fsflags));
-	mg = f && (fsflags & XS_FSF_MGTIME);
+	f = xs_fs_row(t, st);
+	mg = f && (st->fsflags & XS_FSF_MGTIME);
 	dvp = dv_promise(f, mg, st);
 
 	if ((request & XSTAT_REQUEST_DV_PROMISE) && dvp) {

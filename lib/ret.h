@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The only place errno is set.  Everything below the entry points returns
+ * The only place errno is set for the caller (rawsys.h only puts back
+ * what a raw system call clobbered).  Everything below the entry points returns
  * a result or -errno; the entry points (xstat.c, bulk.c, compare.c) turn
  * that into libc's convention here: -1 (or NULL) with errno set on failure, and on
  * success errno as the caller had it, since the library's own probes fail

@@ -19,14 +19,14 @@
  * (EPERM, EACCES) or an answer about one inode is no verdict (see
  * xs_fs_set_flag()).
  */
-static void fs_verdict(const struct xs_stat *st, int ret, uint32_t flag)
+static void fs_verdict(struct xs_stat *st, int ret, uint32_t flag)
 {
 	if (ret == -ENOTTY)
 		xs_fs_set_flag(st, flag);
 }
 
 /* FS_IOC_GETVERSION on the reopened anchor, its verdict recorded. */
-static int getversion(const struct xs_target *t, const struct xs_stat *st,
+static int getversion(const struct xs_target *t, struct xs_stat *st,
 		      uint64_t *gen)
 {
 	int ret = xs_ioctl_getversion(t, st, gen);
@@ -85,13 +85,14 @@ static void supplement_class3(const struct xs_target *t, uint64_t want,
 {
 	int mnt = !!(want & XSTAT_REQUEST_MNT_ID);
 	const struct xs_fs *fs;
-	uint32_t fsflags = 0;
+	uint32_t fsflags;
 	uint64_t gen;
 
 	if (!t)
 		return;
 	want &= XS_CLASS3;
-	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+	fs = xs_fs_row(t, st);
+	fsflags = st->fsflags;
 
 	if (want & XSTAT_REQUEST_GEN) {
 		/* The last source tried gives the reason (why.c). */
@@ -127,7 +128,6 @@ static void supplement_extras(const struct xs_target *t, uint64_t want,
 			      struct xs_stat *st)
 {
 	const struct xs_fs *fs;
-	uint32_t fsflags;
 
 	if (!t)
 		return;
@@ -140,7 +140,7 @@ static void supplement_extras(const struct xs_target *t, uint64_t want,
 	if (!(want & XSTAT_REQUEST_ATTRIBUTES))
 		return;
 	if (t->flags & AT_NO_ATTR_SYNC) {
-		fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+		fs = xs_fs_row(t, st);
 		if (!fs || (fs->flags & XS_FS_REMOTE))
 			return;
 	}

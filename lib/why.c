@@ -15,6 +15,7 @@
  * XSTAT_WHY_UNKNOWN.  Nothing here runs unless the reasons were asked
  * for, except the notes, which are a store each.
  */
+#include <unistd.h>
 #include "fs.h"
 #include "fscache.h"
 #include "fsquery.h"
@@ -121,13 +122,10 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 {
 	uint64_t missing = request & XS_CLASS3 & ~st->mask;
 	const struct xs_fs *fs;
-	uint32_t fsflags = 0;
 
 	if (!(request & XSTAT_REQUEST_WHY_MISSING) || !missing)
 		return;
-	if (!st->fs_key)
-		st->fs_key = xs_fs_key(NULL, st);
-	fs = xs_fs_of(xs_fs_magic(t, st, &fsflags));
+	fs = xs_fs_row(t, st);
 	/*
 	 * Not even the filesystem's type could be learnt without a request
 	 * AT_NO_ATTR_SYNC forbids (fstatfs on a network filesystem): none of
@@ -138,10 +136,10 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 		return;
 	}
 	if (missing & XSTAT_REQUEST_BTIME)
-		st->why_btime = why_btime(fs, fsflags, from_statx,
+		st->why_btime = why_btime(fs, st->fsflags, from_statx,
 					  st->why_btime);
 	if (missing & XSTAT_REQUEST_GEN)
-		st->why_gen = why_gen(fs, fsflags, st->why_gen);
+		st->why_gen = why_gen(fs, st->fsflags, st->why_gen);
 	if (missing & XSTAT_REQUEST_DATA_VERSION)
-		st->why_dv = why_dv(fs, fsflags, st->why_dv);
+		st->why_dv = why_dv(fs, st->fsflags, st->why_dv);
 }

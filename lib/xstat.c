@@ -70,17 +70,23 @@ static void record(struct xs_stat *st, uint64_t request,
 }
 
 /*
- * The kernel's answer for @t, from statx or (when statx cannot serve
- * this call) fstatat: 1 from statx, 0 from fstatat, or -errno.
+ * The one place that decides which backend answers a call or a stream
+ * entry (xs_kernel_ident() asks statx or fstatat only for an identity
+ * check): the kernel's answer for @t from statx, or, when
+ * statx cannot serve a call of this shape in this thread
+ * (backend_statx.h), from fstatat.  1 from statx, 0 from fstatat, or
+ * -errno; with @no_fallback, -ENOSYS where fstatat would have been asked
+ * (the caller has a better way than fstatat by path).
  */
-static int kernel_stat(const struct xs_target *t, uint64_t request,
-		       union xs_kernel_stat *k)
+static inline __attribute__((always_inline)) int
+kernel_stat(const struct xs_target *t, uint64_t request,
+	    union xs_kernel_stat *k, int no_fallback)
 {
 	int ret = xs_statx_call(t, request, &k->sx);
 
 	if (ret == 0)
 		return 1;
-	if (ret != -ENOSYS)
+	if (ret != -ENOSYS || no_fallback)
 		return ret;
 	ret = xs_fstatat(t, &k->sb);
 	return ret ? ret : 0;
@@ -90,7 +96,7 @@ int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st)
 {
 	union xs_kernel_stat k;
-	int from_statx = kernel_stat(t, ask, &k);
+	int from_statx = kernel_stat(t, ask, &k, 0);
 
 	if (from_statx >= 0)
 		record(st, request, &k, from_statx);
@@ -138,11 +144,11 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
 					     AT_NO_ATTR_SYNC;
 			k = &own;
-			from_statx = kernel_stat(&a.at, request, &own);
+			from_statx = kernel_stat(&a.at, request, &own, 0);
 			if (from_statx >= 0 && a.owned &&
 			    may_automount(t, &own, from_statx) &&
 			    xs_anchor_automount(t, &a) == 0)
-				from_statx = kernel_stat(&a.at, request, &own);
+				from_statx = kernel_stat(&a.at, request, &own, 0);
 			a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
 				     (t->flags & XS_SYNC_FLAGS);
 		}
@@ -157,7 +163,7 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 	} else {
 		if (!k) {
 			k = &own;
-			from_statx = kernel_stat(t, request, &own);
+			from_statx = kernel_stat(t, request, &own, 0);
 			if (from_statx < 0)
 				return from_statx;
 		} else {
@@ -199,7 +205,7 @@ ssize_t xs_stat_target(const struct xs_target *t,
 {
 	union xs_kernel_stat k;
 	uint64_t request;
-	int ret;
+	int anchor_else, ret;
 
 	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
 		return -EINVAL;
@@ -217,21 +223,18 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	if (request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION))
 		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
 
-	ret = xs_statx_call(t, request, &k.sx);
-	if (ret == 0)
-		return supplement_or_deliver(t, request, &k, 1, buffer, buflen);
-	if (ret != -ENOSYS)
-		return ret;
 	/*
-	 * fstatat has no class (3) field and no mount ID: either asked for
-	 * (a promise needs the mount) is anchored work from the start.
+	 * fstatat has no class (3) field and no mount ID: where statx cannot
+	 * serve, either asked for (a promise needs the mount) is anchored
+	 * work from the start, with no fstatat by path before.
 	 */
-	if (request & (XS_CLASS3 | XS_PROMISE_EXTRAS))
+	anchor_else = !!(request & (XS_CLASS3 | XS_PROMISE_EXTRAS));
+	ret = kernel_stat(t, request, &k, anchor_else);
+	if (ret == -ENOSYS && anchor_else)
 		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
-	ret = xs_fstatat(t, &k.sb);
-	if (ret)
+	if (ret < 0)
 		return ret;
-	return supplement_or_deliver(t, request, &k, 0, buffer, buflen);
+	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
 }
 
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
