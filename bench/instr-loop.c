@@ -10,7 +10,7 @@
  *
  *   instr-loop KIND CALLS PATH
  *
- * KIND is a request on the file PATH (basic, btime, gen, token,
+ * KIND is a request on the file PATH (basic, btime, gen, dv, token,
  * all+extras; fb-basic and fb-btime behind a seccomp filter that answers
  * statx with ENOSYS, as a sandbox does) or a directory stream over PATH
  * (dir-basic, dir-extended: one pass, CALLS unused; the driver varies the
@@ -42,6 +42,7 @@ static const struct kind kinds[] = {
 	{ "basic", M_BASIC, 0, 0 },
 	{ "btime", M_BASIC | XSTAT_REQUEST_BTIME, 0, 0 },
 	{ "gen", M_BASIC | XSTAT_REQUEST_GEN, 0, 0 },
+	{ "dv", M_BASIC | XSTAT_REQUEST_DATA_VERSION, 0, 0 },
 	{ "token", XSTAT_REQUEST_CHANGE_TOKEN, 0, 0 },
 	{ "all+extras", XSTAT_REQUEST__ALL_STATS, 0, 0 },
 	{ "fb-basic", M_BASIC, 1, 0 },

@@ -6,7 +6,7 @@
 # Run as root from the build tree after `make bench/instr-loop` (or by
 # `make bench-instructions`, which does both):
 #
-#	sh bench/instr-run.sh [-w] [-v] [-k KIND] [BOUNDS]
+#	sh bench/instr-run.sh [-w] [-v] [-s] [-k KIND] [BOUNDS]
 #
 # Each kind runs twice under callgrind, with 1,000 and 3,000 calls (a
 # stream: over a directory of 1,000 and of 3,000 files); the count is the
@@ -16,9 +16,12 @@
 # probes and caches and a stream's opening are in both runs and cancel.
 # The files are on a fresh loop-mounted ext4 image, so every kind takes
 # its full path (raw inodes for btime behind the filter and for extended
-# streams).
+# streams).  LIBXSTAT_URING=never: a stream's read-ahead is chosen by how
+# long its first calls take, which under callgrind says "cold" at random;
+# the counts are of the hot path.
 #
 # -w prints the counts as a bounds file; -v adds each kind's functions;
+# -s each kind's system calls per call (strace, the same two lengths);
 # -k runs one kind.  Exit 0 when every count is within its bound plus the
 # tolerance, 1 when one is above, 77 (and why, on stderr) when it cannot
 # measure: no valgrind, not root, no loop device or mkfs.ext4, or a build
@@ -28,13 +31,14 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(pwd)
 loop=$build/bench/instr-loop
-write=0 verbose=0 only=
-while getopts wvk: opt; do
+write=0 verbose=0 syscalls=0 only=
+while getopts wvsk: opt; do
 	case $opt in
 	w) write=1 ;;
 	v) verbose=1 ;;
+	s) syscalls=1 ;;
 	k) only=$OPTARG ;;
-	*) echo "usage: $0 [-w] [-v] [-k KIND] [BOUNDS]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-w] [-v] [-s] [-k KIND] [BOUNDS]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,6 +50,8 @@ skip() { echo "SKIP: bench/instr-run.sh: $*" >&2; exit 77; }
 command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"
 command -v mkfs.ext4 >/dev/null 2>&1 || skip "mkfs.ext4 is not installed"
 [ "$(id -u)" = 0 ] || skip "needs root (a loop-mounted ext4 image)"
+[ $syscalls = 0 ] || command -v strace >/dev/null 2>&1 ||
+	skip "strace is not installed"
 [ -x "$loop" ] || { echo "$0: build $loop first" >&2; exit 2; }
 [ -r "$bounds" ] || { echo "$0: no bounds file $bounds" >&2; exit 2; }
 
@@ -74,6 +80,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+export LIBXSTAT_URING=never
 trap 'exit 130' INT TERM
 
 truncate -s 64M "$work/img" &&
@@ -90,13 +97,24 @@ for n in $short $long; do
 		exit 2
 done
 
+# where KIND N: the arguments of instr-loop
+where() {
+	case $1 in
+	dir-*) echo "$1 0 $work/m/d$2" ;;
+	*) echo "$1 $2 $work/m/file" ;;
+	esac
+}
+
+# calls KIND N: one system call name a line, as strace -f logs them
+calls() {
+	strace -f -qq -o "$work/st.log" "$loop" $(where "$1" "$2") || exit 2
+	sed -n 's/^[0-9]* *\([a-z_0-9]*\)(.*/\1/p' "$work/st.log"
+}
+
 # count KIND N: "total I" and "FN I" lines for one callgrind run.  Pinned
 # flags: no cache or branch simulation, no system time, one profile.
 count() {
-	case $1 in
-	dir-*) set -- "$1" 0 "$work/m/d$2" ;;
-	*) set -- "$1" "$2" "$work/m/file" ;;
-	esac
+	set -- $(where "$1" "$2")
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
 		--cache-sim=no --branch-sim=no --collect-systime=no \
 		--separate-threads=no --dump-instr=no --compress-strings=no \
@@ -142,6 +160,16 @@ for k in $kinds; do
 			$1 != "total" && $2 - a[$1] >= d / 2 {
 				printf "      %7.1f  %s\n", ($2 - a[$1]) / d, $1 }' \
 			"$work/a" "$work/b" | sort -rn
+	fi
+	if [ $syscalls = 1 ]; then
+		calls "$k" $short > "$work/sa" && calls "$k" $long > "$work/sb" ||
+			exit 2
+		awk -v d=$((long - short)) 'FNR == 1 { f++ }
+			{ c[$1] += f == 2 ? 1 : -1; t += f == 2 ? 1 : -1 }
+			END { printf "      system calls per call: %.2f:", t / d
+			      for (s in c) if (c[s] / d >= 0.01)
+				      printf " %s %.2f", s, c[s] / d
+			      printf "\n" }' "$work/sa" "$work/sb"
 	fi
 done
 exit $fails
