@@ -25,7 +25,7 @@
 # -k runs one kind.  Exit 0 when every count is within its bound plus the
 # tolerance, 1 when one is above, 77 (and why, on stderr) when it cannot
 # measure: no valgrind, not root, no loop device or mkfs.ext4, or a build
-# (compiler, CFLAGS) other than the one the bounds were taken on.
+# (compiler, CFLAGS) or kernel other than the ones the bounds were taken on.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +63,10 @@ case $(${cc:-cc} --version 2>/dev/null | head -1) in
 *clang*) compiler="clang $compiler" ;;
 *) compiler="gcc $compiler" ;;
 esac
+# and the kernel's: what statx answers (the unique mount ID, since 6.8;
+# file_getattr, since 6.17) decides which path a request takes
+kernel=$(uname -r | cut -d. -f1-2)
+want_kernel=$(sed -n 's/^kernel //p' "$bounds")
 want_cc=$(sed -n 's/^compiler //p' "$bounds")
 want_flags=$(sed -n 's/^cflags //p' "$bounds")
 tolerance=$(sed -n 's/^tolerance //p' "$bounds")
@@ -71,6 +75,8 @@ if [ $write = 0 ]; then
 		skip "bounds are for $want_cc, this build is $compiler"
 	[ "$cflags" = "$want_flags" ] ||
 		skip "bounds are for CFLAGS '$want_flags', this build has '$cflags'"
+	[ "$kernel" = "$want_kernel" ] ||
+		skip "bounds are for Linux $want_kernel, this is $kernel"
 fi
 
 work=$(mktemp -d /tmp/xstat-instr.XXXXXX) || exit 2
@@ -133,8 +139,8 @@ kinds=$(sed -n 's/^kind \([^ ]*\) .*/\1/p' "$bounds")
 echo "libxstat.so instructions per call (per entry for dir-*):" \
      "($long - $short runs) / $((long - short)); $compiler, CFLAGS '$cflags'," \
      "valgrind $(valgrind --version | sed 's/valgrind-//'), $(uname -r)"
-[ $write = 1 ] && printf 'compiler %s\ncflags %s\ntolerance %s\n' \
-	"$compiler" "$cflags" "${tolerance:-3}"
+[ $write = 1 ] && printf 'compiler %s\ncflags %s\nkernel %s\ntolerance %s\n' \
+	"$compiler" "$cflags" "$kernel" "${tolerance:-3}"
 fails=0
 for k in $kinds; do
 	count "$k" $short > "$work/a" && count "$k" $long > "$work/b" || exit 2
