@@ -10,6 +10,12 @@
  *                            the same cold: the page cache dropped before
  *                            each case, wall time, the cases marked (c)
  *   bulk-bench -m DIR        peak memory of one xstat_opendir scan
+ *   bulk-bench -T [-r ROUNDS] TREE
+ *                            hot, every case over every directory of TREE
+ *                            (not following symlinks; those all may read),
+ *                            one pass each: a
+ *                            tree's many small directories, where what a
+ *                            stream pays per directory weighs
  *
  * Cases (ns per entry):
  *   readdir+statx     glibc readdir() + raw statx(dirfd, name, NOFOLLOW,
@@ -37,6 +43,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +68,15 @@ static char **names;
 static char **by_ino;		/* names in inode order */
 static size_t nnames;
 static volatile unsigned long long sink;
+
+/* -T: each directory of the tree, with its names, as list_names() made */
+struct dirset {
+	char	*path;
+	char	**names, **by_ino;
+	size_t	n;
+};
+static struct dirset *sets;
+static size_t nsets, nentries;
 
 static double now_ns(void)
 {
@@ -130,6 +146,44 @@ static void list_names(void)
 	for (i = 0; i < nnames; i++)
 		by_ino[i] = in[i].name;
 	free(in);
+}
+
+static void use_set(size_t j)
+{
+	dir_path = sets[j].path;
+	names = sets[j].names;
+	by_ino = sets[j].by_ino;
+	nnames = sets[j].n;
+}
+
+static int add_set(const char *path, const struct stat *sb, int type,
+		   struct FTW *ftw)
+{
+	static size_t cap;
+
+	(void)ftw;
+	if (type != FTW_D)
+		return FTW_CONTINUE;
+	/* the same directories for root and nobody: lost+found is neither */
+	if ((sb->st_mode & 0005) != 0005)
+		return FTW_SKIP_SUBTREE;
+	if (nsets == cap) {
+		cap = cap ? 2 * cap : 1024;
+		sets = realloc(sets, cap * sizeof(*sets));
+		if (!sets)
+			die("realloc");
+	}
+	dir_path = strdup(path);
+	names = by_ino = NULL;
+	nnames = 0;
+	list_names();
+	sets[nsets].path = (char *)dir_path;
+	sets[nsets].names = names;
+	sets[nsets].by_ino = by_ino;
+	sets[nsets].n = nnames;
+	nentries += nnames;
+	nsets++;
+	return FTW_CONTINUE;
 }
 
 static size_t run_readdir_statx(unsigned long long mask)
@@ -380,7 +434,30 @@ static void drop_caches(void)
 
 static int timed(size_t c)
 {
+#ifdef HAVE_LIBURING
+	/*
+	 * A ring per directory of a tree: thousands set up and torn down,
+	 * whose memory is freed later, which runs an unprivileged user out
+	 * of locked memory; and no floor of a tree's walk anyway.
+	 */
+	if (nsets && cases[c].run == run_ring_statx)
+		return 0;
+#endif
 	return !cold || cases[c].cold;
+}
+
+/* One pass of case @c over the directory, or over every one of the tree. */
+static size_t run_case(size_t c)
+{
+	size_t j, n = 0;
+
+	if (!nsets)
+		return cases[c].run(cases[c].mask);
+	for (j = 0; j < nsets; j++) {
+		use_set(j);
+		n += cases[c].run(cases[c].mask);
+	}
+	return n;
 }
 
 static void bench(const char *who, int rounds)
@@ -395,7 +472,7 @@ static void bench(const char *who, int rounds)
 		rounds = 1024;
 	for (c = 0; c < NCASES; c++)	/* warm up */
 		if (timed(c))
-			cases[c].run(cases[c].mask);
+			run_case(c);
 	for (i = 0; i < rounds; i++) {
 		for (k = 0; k < NCASES; k++) {
 			double t0;
@@ -406,7 +483,7 @@ static void bench(const char *who, int rounds)
 			if (cold)
 				drop_caches();
 			t0 = now_ns();
-			n = cases[c].run(cases[c].mask);
+			n = run_case(c);
 			per[c] = (now_ns() - t0) / (double)(n ? n : 1);
 			t[c][i] = per[c];
 		}
@@ -416,8 +493,13 @@ static void bench(const char *who, int rounds)
 				r[k][i] = per[ratios[k].c] /
 					  per[ratios[k].base];
 	}
-	printf("## %s%s: %zu entries, %d rounds, ns per entry (median)\n",
-	       who, cold ? ", cold, wall time" : "", nnames, rounds);
+	if (nsets)
+		printf("## %s: %zu entries in %zu directories, %d rounds, ns "
+		       "per entry (median)\n", who, nentries, nsets, rounds);
+	else
+		printf("## %s%s: %zu entries, %d rounds, ns per entry "
+		       "(median)\n", who, cold ? ", cold, wall time" : "",
+		       nnames, rounds);
 	for (c = 0; c < NCASES; c++)
 		if (timed(c))
 			printf("%-24s %8.1f\n", cases[c].name,
@@ -475,11 +557,11 @@ static void make_files(long n)
 
 int main(int argc, char **argv)
 {
-	int opt, rounds = 11, mem = 0, status;
+	int opt, rounds = 11, mem = 0, tree = 0, status;
 	long make = 0;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "M:r:mc")) != -1) {
+	while ((opt = getopt(argc, argv, "M:r:mcT")) != -1) {
 		switch (opt) {
 		case 'M':
 			make = atol(optarg);
@@ -493,9 +575,12 @@ int main(int argc, char **argv)
 		case 'c':
 			cold = 1;
 			break;
+		case 'T':
+			tree = 1;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-M N] [-r ROUNDS] [-c] [-m] "
-				"DIR\n", argv[0]);
+				"[-T] DIR\n", argv[0]);
 			return 2;
 		}
 	}
@@ -510,7 +595,16 @@ int main(int argc, char **argv)
 		memory();
 		return 0;
 	}
-	list_names();
+	if (tree && cold) {
+		fprintf(stderr, "-T is hot only\n");
+		return 2;
+	}
+	if (tree) {
+		if (nftw(dir_path, add_set, 64, FTW_PHYS | FTW_ACTIONRETVAL))
+			die(dir_path);
+	} else {
+		list_names();
+	}
 	bench(geteuid() == 0 ? "root" : "user", rounds);
 	if (geteuid() != 0 || cold)
 		return 0;
