@@ -607,18 +607,6 @@ union xstat_buffer {
 };
 
 #ifdef XSTAT_STATIC_ASSERT
-XSTAT_STATIC_ASSERT(XSTAT_RESULT_MAX == XSTAT_STRUCT_SIZE +
-		    sizeof(struct xstat_mnt_id) +
-		    sizeof(struct xstat_attributes) +
-		    sizeof(struct xstat_dioalign) +
-		    sizeof(struct xstat_subvol) +
-		    sizeof(struct xstat_write_atomic) +
-		    sizeof(struct xstat_dio_read_align) +
-		    sizeof(struct xstat_why_missing) +
-		    sizeof(struct xstat_change_token) +
-		    sizeof(struct xstat_dv_promise) +
-		    sizeof(struct xstat_fs_id) +
-		    sizeof(struct xstat_mnt_id_reusable), "XSTAT_RESULT_MAX");
 XSTAT_STATIC_ASSERT(sizeof(union xstat_buffer) == XSTAT_RESULT_MAX,
 		    "xstat_buffer");
 #endif
