@@ -112,9 +112,10 @@ layout_asks() {
 }
 layout_asks "default layout" $((R_BASIC | R_BTIME))
 layout_asks "-e" $R_EXTENDED -e
-# -a: every bit the header defines, as the header says it.
-all=$(sed -n 's/^#define XSTAT_REQUEST__ALL_STATS[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
-	"$top_srcdir/include/xstat.h")
+# -a: every bit the header defines, as the header defines each one (its
+# sums are expressions of them).
+all=$(( $(sed -n 's/^#define XSTAT_REQUEST_[A-Z][A-Z_]*[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
+	"$top_srcdir/include/xstat.h" | sed 's/$/ |/' | tr -d '\n') 0 ))
 layout_asks "-a" "$all" -a
 layout_asks "-m 0x100" 0x100 -m 0x100
 layout_asks "--json" $((R_BASIC | R_BTIME)) --json
