@@ -127,8 +127,16 @@ extern "C" {
 #define XSTAT_REQUEST_DV_PROMISE	0x400000000ULL	/* xstat_dv_promise */
 #define XSTAT_REQUEST_FS_ID		0x800000000ULL	/* xstat_fs_id */
 #define XSTAT_REQUEST_MNT_ID_REUSABLE	0x1000000000ULL	/* xstat_mnt_id_reusable */
-#define XSTAT_REQUEST__EXTRA_RESULTS	0x1f000fc000ULL
-#define XSTAT_REQUEST__ALL_STATS	0x1f000fffffULL	/* every defined bit */
+/* The extra results: every bit above, from MNT_ID on. */
+#define XSTAT_REQUEST__EXTRA_RESULTS	(XSTAT_REQUEST_MNT_ID | \
+	XSTAT_REQUEST_ATTRIBUTES | XSTAT_REQUEST_DIOALIGN | \
+	XSTAT_REQUEST_SUBVOL | XSTAT_REQUEST_WRITE_ATOMIC | \
+	XSTAT_REQUEST_DIO_READ_ALIGN | XSTAT_REQUEST_WHY_MISSING | \
+	XSTAT_REQUEST_CHANGE_TOKEN | XSTAT_REQUEST_DV_PROMISE | \
+	XSTAT_REQUEST_FS_ID | XSTAT_REQUEST_MNT_ID_REUSABLE)
+/* Every defined bit. */
+#define XSTAT_REQUEST__ALL_STATS	(XSTAT_REQUEST__EXTENDED_STATS | \
+					 XSTAT_REQUEST__EXTRA_RESULTS)
 
 /*
  * 64-bit members are 8-byte aligned on every architecture so that the
@@ -611,18 +619,6 @@ union xstat_buffer {
 };
 
 #ifdef XSTAT_STATIC_ASSERT
-XSTAT_STATIC_ASSERT(XSTAT_RESULT_MAX == XSTAT_STRUCT_SIZE +
-		    sizeof(struct xstat_mnt_id) +
-		    sizeof(struct xstat_attributes) +
-		    sizeof(struct xstat_dioalign) +
-		    sizeof(struct xstat_subvol) +
-		    sizeof(struct xstat_write_atomic) +
-		    sizeof(struct xstat_dio_read_align) +
-		    sizeof(struct xstat_why_missing) +
-		    sizeof(struct xstat_change_token) +
-		    sizeof(struct xstat_dv_promise) +
-		    sizeof(struct xstat_fs_id) +
-		    sizeof(struct xstat_mnt_id_reusable), "XSTAT_RESULT_MAX");
 XSTAT_STATIC_ASSERT(sizeof(union xstat_buffer) == XSTAT_RESULT_MAX,
 		    "xstat_buffer");
 #endif

@@ -10,61 +10,56 @@
 #include <stddef.h>
 #include <string.h>
 #include "internal.h"
+#include "fields.h"
 #include "result.h"
 
 /*
  * Extra results in ascending bit order, each with its payload size: the
- * map xstat_extra() reads, and the order put_extras() writes
- * (tests/test-extra.c holds them together).  Each payload is a multiple
- * of 8 bytes, so each starts on an 8-byte boundary of the buffer (struct
- * xstat is 152 bytes, itself a multiple of 8).
+ * map xstat_extra() reads, and the order put_extras() writes (both made
+ * from fields.h).  Each payload is a multiple of 8 bytes, so each starts
+ * on an 8-byte boundary of the buffer (struct xstat is 152 bytes, itself
+ * a multiple of 8).
  */
 static const struct {
 	uint64_t	bit;
 	size_t		size;
 } extras[] = {
-	{ XSTAT_REQUEST_MNT_ID,		sizeof(struct xstat_mnt_id) },
-	{ XSTAT_REQUEST_ATTRIBUTES,	sizeof(struct xstat_attributes) },
-	{ XSTAT_REQUEST_DIOALIGN,	sizeof(struct xstat_dioalign) },
-	{ XSTAT_REQUEST_SUBVOL,		sizeof(struct xstat_subvol) },
-	{ XSTAT_REQUEST_WRITE_ATOMIC,	sizeof(struct xstat_write_atomic) },
-	{ XSTAT_REQUEST_DIO_READ_ALIGN,	sizeof(struct xstat_dio_read_align) },
-	{ XSTAT_REQUEST_WHY_MISSING,	sizeof(struct xstat_why_missing) },
-	{ XSTAT_REQUEST_CHANGE_TOKEN,	sizeof(struct xstat_change_token) },
-	{ XSTAT_REQUEST_DV_PROMISE,	sizeof(struct xstat_dv_promise) },
-	{ XSTAT_REQUEST_FS_ID,		sizeof(struct xstat_fs_id) },
-	{ XSTAT_REQUEST_MNT_ID_REUSABLE, sizeof(struct xstat_mnt_id_reusable) },
+#define XS_EXTRA_ROW(NAME, name, bit, size, ...)	{ bit, size },
+	XS_EXTRA_RESULTS(XS_EXTRA_ROW)
+#undef XS_EXTRA_ROW
 };
 
 #define NR_EXTRAS	(sizeof(extras) / sizeof(extras[0]))
-/* The largest result: the struct and every extra. */
-#define MAX_RESULT	(sizeof(struct xstat) + 16 + 16 + 8 + 8 + 16 + 8 + 8 + \
-			 24 + 8 + 24 + 8)
-_Static_assert(MAX_RESULT == XSTAT_RESULT_MAX, "the header's largest result");
-_Static_assert(sizeof(struct xstat) % 8 == 0 &&
-	       sizeof(struct xstat_mnt_id) % 8 == 0 &&
-	       sizeof(struct xstat_attributes) % 8 == 0 &&
-	       sizeof(struct xstat_dioalign) % 8 == 0 &&
-	       sizeof(struct xstat_subvol) % 8 == 0 &&
-	       sizeof(struct xstat_write_atomic) % 8 == 0 &&
-	       sizeof(struct xstat_dio_read_align) % 8 == 0 &&
-	       sizeof(struct xstat_why_missing) % 8 == 0 &&
-	       sizeof(struct xstat_change_token) % 8 == 0 &&
-	       sizeof(struct xstat_dv_promise) % 8 == 0 &&
-	       sizeof(struct xstat_fs_id) % 8 == 0 &&
-	       sizeof(struct xstat_mnt_id_reusable) % 8 == 0,
-	       "every piece keeps the next on an 8-byte boundary");
 
-_Static_assert(XS_EXTRAS == (XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES |
-			     XSTAT_REQUEST_DIOALIGN | XSTAT_REQUEST_SUBVOL |
-			     XSTAT_REQUEST_WRITE_ATOMIC |
-			     XSTAT_REQUEST_DIO_READ_ALIGN |
-			     XSTAT_REQUEST_WHY_MISSING |
-			     XSTAT_REQUEST_CHANGE_TOKEN |
-			     XSTAT_REQUEST_DV_PROMISE |
-			     XSTAT_REQUEST_FS_ID |
-			     XSTAT_REQUEST_MNT_ID_REUSABLE),
-	       "every extra result has a size in the table");
+/*
+ * The public header is written by hand (one self-contained installed
+ * file); here it is held to the table: every bit, every size, the sums.
+ */
+#define XS_EXTRA_CHECK(NAME, name, bit, size, ...)			\
+	_Static_assert(XSTAT_REQUEST_##NAME == (bit), #NAME "'s bit");	\
+	_Static_assert(((bit) & ((bit) - 1)) == 0, #NAME ": one bit");	\
+	_Static_assert(sizeof(struct xstat_##name) == (size),		\
+		       #NAME "'s payload size");				\
+	_Static_assert((size) % 8 == 0,					\
+		       #NAME ": the next payload stays 8-byte aligned");
+XS_EXTRA_RESULTS(XS_EXTRA_CHECK)
+#undef XS_EXTRA_CHECK
+/* Ascending bits: 0 < first < second < ... < last < ~0. */
+#define XS_EXTRA_ASCENDING(NAME, name, bit, ...)	< (bit) && (bit)
+_Static_assert(0ULL XS_EXTRA_RESULTS(XS_EXTRA_ASCENDING) < ~0ULL,
+	       "the rows of fields.h in ascending bit order");
+#undef XS_EXTRA_ASCENDING
+_Static_assert(XSTAT_REQUEST__EXTRA_RESULTS == XS_EXTRA_BITS,
+	       "XSTAT_REQUEST__EXTRA_RESULTS: the table's bits");
+_Static_assert(XSTAT_REQUEST__ALL_STATS ==
+	       (XSTAT_REQUEST__EXTENDED_STATS | XS_EXTRA_BITS),
+	       "XSTAT_REQUEST__ALL_STATS: struct xstat's and the table's");
+_Static_assert((XSTAT_REQUEST__EXTENDED_STATS & XS_EXTRA_BITS) == 0,
+	       "no extra result in struct xstat's bits");
+_Static_assert(XSTAT_RESULT_MAX == sizeof(struct xstat) + XS_EXTRA_BYTES,
+	       "XSTAT_RESULT_MAX: struct xstat and every payload");
+_Static_assert(sizeof(struct xstat) % 8 == 0,
+	       "the first payload starts 8-byte aligned");
 
 static void put_time(struct xstat_time *out, const struct xs_time *in)
 {
@@ -120,6 +115,17 @@ static unsigned char why(const struct xs_stat *st, uint64_t request,
 	return known ? known : XSTAT_WHY_UNKNOWN;
 }
 
+/* XSTAT_REQUEST_FS_ID's payload: an array, which no initializer copies. */
+static inline struct xstat_fs_id fs_id_payload(const struct xs_stat *st)
+{
+	struct xstat_fs_id v;
+
+	memcpy(v.id, st->fs_id, sizeof(v.id));
+	v.source = st->fs_id_source;
+	v.reserved = 0;
+	return v;
+}
+
 /*
  * Copy the @len bytes at @piece to offset @off of the result: all of them
  * when they fit in @buflen, else what does.  @len is a constant at every
@@ -145,75 +151,15 @@ static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
 			 const struct xs_stat *st, uint64_t request,
 			 uint64_t present)
 {
-	if (present & XSTAT_REQUEST_MNT_ID) {
-		struct xstat_mnt_id v = { st->mnt_id, st->mnt_id_unique, 0 };
-
-		PUT(v);
+#define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
+	if (present & (bit)) {						\
+		struct xstat_##name v = __VA_ARGS__;			\
+									\
+		PUT(v);							\
 	}
-	if (present & XSTAT_REQUEST_ATTRIBUTES) {
-		struct xstat_attributes v = { st->attributes,
-					      st->attributes_mask };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_DIOALIGN) {
-		struct xstat_dioalign v = { st->dio_mem_align,
-					    st->dio_offset_align };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_SUBVOL) {
-		struct xstat_subvol v = { st->subvol };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_WRITE_ATOMIC) {
-		struct xstat_write_atomic v = { st->awu_min, st->awu_max,
-						st->aw_segments_max,
-						st->awu_max_opt };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_DIO_READ_ALIGN) {
-		struct xstat_dio_read_align v = { st->dio_read_offset_align,
-						  0 };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_WHY_MISSING) {
-		struct xstat_why_missing v = {
-			why(st, request, XSTAT_REQUEST_BTIME, st->why_btime),
-			why(st, request, XSTAT_REQUEST_GEN, st->why_gen),
-			why(st, request, XSTAT_REQUEST_DATA_VERSION,
-			    st->why_dv), { 0 }
-		};
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_CHANGE_TOKEN) {
-		struct xstat_change_token v = { st->token, st->token_promise,
-						st->token_source, 0 };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_DV_PROMISE) {
-		struct xstat_dv_promise v = { st->dv_promise };
-
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_FS_ID) {
-		struct xstat_fs_id v;
-
-		memcpy(v.id, st->fs_id, sizeof(v.id));
-		v.source = st->fs_id_source;
-		v.reserved = 0;
-		PUT(v);
-	}
-	if (present & XSTAT_REQUEST_MNT_ID_REUSABLE) {
-		struct xstat_mnt_id_reusable v = { st->mnt_id_reusable };
-
-		PUT(v);
-	}
+	XS_EXTRA_RESULTS(XS_EXTRA_PUT)
+#undef XS_EXTRA_PUT
+	(void)request;
 	return off;
 }
 

@@ -12,9 +12,8 @@
  *	GEN, DATA_VERSION		-
  *	MNT_ID		0x04000		MNT_ID | MNT_ID_UNIQUE	(either)
  *	ATTRIBUTES	0x08000		- (statx always returns them)
- *	DIOALIGN	0x10000		DIOALIGN	0x02000		>> 3
- *	SUBVOL, WRITE_ATOMIC,		SUBVOL, WRITE_ATOMIC,
- *	DIO_READ_ALIGN	0x20000..8000	DIO_READ_ALIGN	0x08000..20000	>> 2
+ *	the other extra results: the statx bit of their row in fields.h,
+ *	three (DIOALIGN) or two (those after it) places below theirs
  *
  * This runs twice on every call, so it is shifts and masks rather than a
  * loop over a table, inlined where it is used; the asserts below hold the
@@ -24,6 +23,7 @@
 #define LIBXSTAT_MASK_H
 
 #include "internal.h"
+#include "fields.h"
 #include "syscall.h"
 
 /* Bits equal in both masks. */
@@ -34,10 +34,17 @@
 /* xstat bits one place below their statx bits. */
 #define XS_MASK_UP1	(XSTAT_REQUEST_NLINK | XSTAT_REQUEST_UID | \
 			 XSTAT_REQUEST_GID)
-/* xstat bits three and two places above their statx bits. */
-#define XS_MASK_DOWN3	XSTAT_REQUEST_DIOALIGN
-#define XS_MASK_DOWN2	(XSTAT_REQUEST_SUBVOL | XSTAT_REQUEST_WRITE_ATOMIC | \
-			 XSTAT_REQUEST_DIO_READ_ALIGN)
+/*
+ * xstat bits three and two places above their statx bits: the rows of
+ * fields.h with a statx bit, by the distance between the two.
+ */
+#define XS_ROW_DOWN3(NAME, name, bit, size, stx, ...) \
+	| ((stx) && (bit) >> 3 == (stx) ? (bit) : 0)
+#define XS_ROW_DOWN2(NAME, name, bit, size, stx, ...) \
+	| ((stx) && (bit) >> 2 == (stx) ? (bit) : 0)
+#define XS_ROW_STX(NAME, name, bit, size, stx, ...)	| ((stx) ? (bit) : 0)
+#define XS_MASK_DOWN3	(0ULL XS_EXTRA_RESULTS(XS_ROW_DOWN3))
+#define XS_MASK_DOWN2	(0ULL XS_EXTRA_RESULTS(XS_ROW_DOWN2))
 #define XS_MASK_STATX_MODE	(XS_STATX_TYPE | XS_STATX_MODE)
 #define XS_MASK_STATX_MNT	(XS_STATX_MNT_ID | XS_STATX_MNT_ID_UNIQUE)
 
@@ -51,11 +58,11 @@ _Static_assert(XSTAT_REQUEST_ATIME == XS_STATX_ATIME &&
 _Static_assert(XSTAT_REQUEST_NLINK << 1 == XS_STATX_NLINK &&
 	       XSTAT_REQUEST_UID << 1 == XS_STATX_UID &&
 	       XSTAT_REQUEST_GID << 1 == XS_STATX_GID, "bits << 1");
-_Static_assert(XSTAT_REQUEST_DIOALIGN >> 3 == XS_STATX_DIOALIGN, "bit >> 3");
-_Static_assert(XSTAT_REQUEST_SUBVOL >> 2 == XS_STATX_SUBVOL &&
-	       XSTAT_REQUEST_WRITE_ATOMIC >> 2 == XS_STATX_WRITE_ATOMIC &&
-	       XSTAT_REQUEST_DIO_READ_ALIGN >> 2 == XS_STATX_DIO_READ_ALIGN,
-	       "bits >> 2");
+/* A new distance is a new group here: every row with a statx bit is in one. */
+_Static_assert((XS_MASK_DOWN3 | XS_MASK_DOWN2) ==
+	       (0ULL XS_EXTRA_RESULTS(XS_ROW_STX)) &&
+	       (XS_MASK_DOWN3 & XS_MASK_DOWN2) == 0,
+	       "each statx bit of fields.h is two or three places below");
 /* Every statx bit has one source: the groups do not overlap. */
 _Static_assert(((XS_MASK_SAME ^ XS_MASK_UP1 << 1 ^ XS_MASK_DOWN3 >> 3 ^
 		 XS_MASK_DOWN2 >> 2 ^ XS_MASK_STATX_MODE ^ XS_MASK_STATX_MNT) ==

@@ -42,11 +42,8 @@
 #define XS_STATX_BASIC_STATS	0x000007ffU
 #define XS_STATX_BTIME		0x00000800U
 #define XS_STATX_MNT_ID		0x00001000U
-#define XS_STATX_DIOALIGN	0x00002000U
 #define XS_STATX_MNT_ID_UNIQUE	0x00004000U
-#define XS_STATX_SUBVOL		0x00008000U
-#define XS_STATX_WRITE_ATOMIC	0x00010000U
-#define XS_STATX_DIO_READ_ALIGN	0x00020000U
+/* The statx bits of the extra results are in their rows of fields.h. */
 #define XS_STATX__RESERVED	0x80000000U	/* never set by the kernel */
 
 #define XS_AT_STATX_SYNC_TYPE	0x6000

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 #include "xstat.h"
+#include "fields.h"
+#include "json-record.h"
 
 #ifndef XS_PY_VERSION
 #define XS_PY_VERSION "unknown"
@@ -125,88 +127,16 @@ static const struct xs_field xs_fields[] = {
 	F("st_data_version", K_U64, st_data_version,
 	  XSTAT_REQUEST_DATA_VERSION, 1,
 	  "Data version number; None if not obtained."),
-	E("st_mnt_id", K_U64, xstat_mnt_id, mnt_id, XSTAT_REQUEST_MNT_ID,
-	  "Mount ID (Request.MNT_ID)."),
-	E("st_mnt_id_unique", K_BOOL32, xstat_mnt_id, unique,
-	  XSTAT_REQUEST_MNT_ID,
-	  "True: st_mnt_id is the never-reused 64-bit ID; False: the "
-	  "reusable ID of /proc/self/mountinfo."),
-	E("st_mnt_id_reusable", K_U64, xstat_mnt_id_reusable, mnt_id,
-	  XSTAT_REQUEST_MNT_ID_REUSABLE,
-	  "Mount ID of /proc/self/mountinfo, which a later mount may take "
-	  "again (Request.MNT_ID_REUSABLE)."),
-	E("st_attributes", K_U64, xstat_attributes, attributes,
-	  XSTAT_REQUEST_ATTRIBUTES,
-	  "Attr bits set on the file (Request.ATTRIBUTES)."),
-	E("st_attributes_mask", K_U64, xstat_attributes, attributes_mask,
-	  XSTAT_REQUEST_ATTRIBUTES,
-	  "Attr bits the filesystem supports (Request.ATTRIBUTES)."),
-	E("st_dio_mem_align", K_U32, xstat_dioalign, mem_align,
-	  XSTAT_REQUEST_DIOALIGN,
-	  "O_DIRECT memory alignment; 0 = no O_DIRECT (Request.DIOALIGN)."),
-	E("st_dio_offset_align", K_U32, xstat_dioalign, offset_align,
-	  XSTAT_REQUEST_DIOALIGN,
-	  "O_DIRECT file offset alignment (Request.DIOALIGN)."),
-	E("st_subvol", K_U64, xstat_subvol, subvol, XSTAT_REQUEST_SUBVOL,
-	  "Subvolume ID (Request.SUBVOL)."),
-	E("st_atomic_write_unit_min", K_U32, xstat_write_atomic, unit_min,
-	  XSTAT_REQUEST_WRITE_ATOMIC,
-	  "Smallest untorn write, in bytes (Request.WRITE_ATOMIC)."),
-	E("st_atomic_write_unit_max", K_U32, xstat_write_atomic, unit_max,
-	  XSTAT_REQUEST_WRITE_ATOMIC,
-	  "Largest untorn write, in bytes (Request.WRITE_ATOMIC)."),
-	E("st_atomic_write_unit_max_opt", K_U32, xstat_write_atomic,
-	  unit_max_opt, XSTAT_REQUEST_WRITE_ATOMIC,
-	  "Largest fast untorn write, in bytes (Request.WRITE_ATOMIC)."),
-	E("st_atomic_write_segments_max", K_U32, xstat_write_atomic,
-	  segments_max, XSTAT_REQUEST_WRITE_ATOMIC,
-	  "Most segments in one untorn write (Request.WRITE_ATOMIC)."),
-	E("st_dio_read_offset_align", K_U32, xstat_dio_read_align,
-	  offset_align, XSTAT_REQUEST_DIO_READ_ALIGN,
-	  "O_DIRECT read offset alignment (Request.DIO_READ_ALIGN)."),
-#ifdef XSTAT_REQUEST_WHY_MISSING
-	E("st_why_missing_btime", K_U8, xstat_why_missing, btime,
-	  XSTAT_REQUEST_WHY_MISSING,
-	  "Why st_birthtime is missing: a libxstat.Why code "
-	  "(Request.WHY_MISSING)."),
-	E("st_why_missing_gen", K_U8, xstat_why_missing, gen,
-	  XSTAT_REQUEST_WHY_MISSING,
-	  "Why st_gen is missing: a libxstat.Why code (Request.WHY_MISSING)."),
-	E("st_why_missing_data_version", K_U8, xstat_why_missing,
-	  data_version, XSTAT_REQUEST_WHY_MISSING,
-	  "Why st_data_version is missing: a libxstat.Why code "
-	  "(Request.WHY_MISSING)."),
-#endif
 	/*
-	 * The token is an int: opaque, compared for equality only (never
+	 * The members of the extra results: their rows of fields.h.  The
+	 * token is an int: opaque, compared for equality only (never
 	 * ordered, xstat.h), hashable, and what the tool's JSON prints.
 	 */
-	E("st_change_token", K_U64, xstat_change_token, token,
-	  XSTAT_REQUEST_CHANGE_TOKEN,
-	  "Change token (Request.CHANGE_TOKEN): an opaque int that changes "
-	  "when the file changes, for every caller.  Compare two of one file "
-	  "(same st_dev and st_ino) for equality only; "
-	  "st_change_token_promise says which changes move it."),
-	E("st_change_token_promise", K_PROMISE, xstat_change_token, promise,
-	  XSTAT_REQUEST_CHANGE_TOKEN,
-	  "What st_change_token promises: a libxstat.Promise "
-	  "(Request.CHANGE_TOKEN)."),
-	E("st_change_token_source", K_U32, xstat_change_token, source,
-	  XSTAT_REQUEST_CHANGE_TOKEN,
-	  "What st_change_token is made from: a libxstat.TokenSource code "
-	  "(Request.CHANGE_TOKEN)."),
-	E("st_dv_promise", K_PROMISE, xstat_dv_promise, promise,
-	  XSTAT_REQUEST_DV_PROMISE,
-	  "What st_data_version promises: a libxstat.Promise "
-	  "(Request.DV_PROMISE)."),
-#ifdef XSTAT_REQUEST_FS_ID
-	E("st_fs_id", K_BYTES16, xstat_fs_id, id, XSTAT_REQUEST_FS_ID,
-	  "The filesystem's identity, 16 bytes that outlive the mount "
-	  "(Request.FS_ID): its UUID, or statfs's f_fsid."),
-	E("st_fs_id_source", K_U32, xstat_fs_id, source, XSTAT_REQUEST_FS_ID,
-	  "Where st_fs_id comes from: 1 the UUID, 2 f_fsid "
-	  "(XSTAT_FS_ID_FROM_*)."),
-#endif
+#define XS_PY_MEMBER(NAME, name, member, kind, directive, base, key, py, \
+		     doc)						\
+	E(py, K_##kind, xstat_##name, member, XSTAT_REQUEST_##NAME, doc),
+	XS_EXTRA_MEMBERS(XS_PY_MEMBER)
+#undef XS_PY_MEMBER
 	{ "st_result_mask", offsetof(struct xstat, st_result_mask), K_MASK,
 	  0, 1, 0, "Request bits of the fields that hold values." },
 };
@@ -1158,6 +1088,106 @@ static PyObject *xs_set_flag_types(PyObject *m, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/*
+ * The JSON records of libxstat.records: the tool's writer (json-record.c,
+ * compiled into this module too), so that the two agree by construction.
+ * The line is written to memory and returned without its newline.
+ */
+static PyObject *record_text(char **bufp, size_t *lenp, FILE *f)
+{
+	PyObject *out;
+	char *buf;
+	size_t len;
+
+	/* open_memstream() sets *bufp and *lenp when the stream closes */
+	if (fclose(f)) {
+		free(*bufp);
+		return PyErr_NoMemory();
+	}
+	buf = *bufp;
+	len = *lenp;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	out = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "strict");
+	free(buf);
+	return out;
+}
+
+static int record_path(PyObject *o, const char **path)
+{
+	Py_ssize_t n;
+	char *p;
+
+	if (PyBytes_AsStringAndSize(o, &p, &n) < 0)
+		return -1;
+	if ((size_t)n != strlen(p)) {
+		PyErr_SetString(PyExc_ValueError, "path: embedded null byte");
+		return -1;
+	}
+	*path = p;
+	return 0;
+}
+
+static PyObject *xs_json_record(PyObject *self, PyObject *args)
+{
+	PyObject *path_o, *res, *taken_o;
+	struct file_result fr = { .dfd = AT_FDCWD };
+	struct xstat_time taken, *tp = NULL;
+	long long size_needed, ns, sec, nsec;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "O!O!LO", &PyBytes_Type, &path_o,
+			      &XsResult_Type, &res, &size_needed, &taken_o) ||
+	    record_path(path_o, &fr.name) < 0)
+		return NULL;
+	if (taken_o != Py_None) {
+		ns = PyLong_AsLongLong(taken_o);
+		if (ns == -1 && PyErr_Occurred())
+			return NULL;
+		/* floor division: the nanoseconds are never negative */
+		sec = ns / 1000000000;
+		nsec = ns % 1000000000;
+		if (nsec < 0) {
+			nsec += 1000000000;
+			sec--;
+		}
+		taken.tv_sec = sec;
+		taken.tv_nsec = (unsigned long long)nsec;
+		tp = &taken;
+	}
+	fr.ret = (ssize_t)size_needed;
+	fr.x = res_x((XsResult *)res);
+	fr.buflen = (size_t)((XsResult *)res)->len;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return PyErr_NoMemory();
+	json_record(f, &fr, tp);
+	return record_text(&buf, &len, f);
+}
+
+static PyObject *xs_json_error_record(PyObject *self, PyObject *args)
+{
+	PyObject *path_o;
+	const char *path;
+	char *buf = NULL;
+	size_t len = 0;
+	int err;
+	FILE *f;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "O!i", &PyBytes_Type, &path_o, &err) ||
+	    record_path(path_o, &path) < 0)
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return PyErr_NoMemory();
+	json_error_record(f, path, err);
+	return record_text(&buf, &len, f);
+}
+
 PyDoc_STRVAR(stat_doc,
 "stat(path, *, dir_fd=None, follow_symlinks=True, fields=DEFAULT_FIELDS,\n"
 "     sync=None)\n--\n\n"
@@ -1192,6 +1222,11 @@ static PyMethodDef xs_methods[] = {
 	  "changed between two results of one name, as xstat_compare(3) "
 	  "says; taken_ns: time.time_ns() read before the call that gave "
 	  "before." },
+	{ "_json_record", xs_json_record, METH_VARARGS,
+	  "_json_record(path, result, size_needed, taken_ns): the line of "
+	  "xstat --json for result, without its newline." },
+	{ "_json_error_record", xs_json_error_record, METH_VARARGS,
+	  "_json_error_record(path, errno): xstat --json's error line." },
 	{ "_result_from_bytes", res_from_bytes, METH_O,
 	  "_result_from_bytes(b): the xstat_result a pickle holds." },
 	{ "_known_mask", xs_known_mask, METH_NOARGS,
@@ -1221,29 +1256,25 @@ static const struct {
 	C(REQUEST_CTIME), C(REQUEST_INO), C(REQUEST_SIZE),
 	C(REQUEST_BLOCKS), C(REQUEST__BASIC_STATS), C(REQUEST_BTIME),
 	C(REQUEST_GEN), C(REQUEST_DATA_VERSION),
-	C(REQUEST__EXTENDED_STATS), C(REQUEST_MNT_ID),
-	C(REQUEST_ATTRIBUTES), C(REQUEST_DIOALIGN), C(REQUEST_SUBVOL),
-	C(REQUEST_WRITE_ATOMIC), C(REQUEST_DIO_READ_ALIGN), C(REQUEST_WHY_MISSING),
-	C(REQUEST_CHANGE_TOKEN), C(REQUEST_DV_PROMISE),
+	C(REQUEST__EXTENDED_STATS),
+#define XS_PY_REQUEST(NAME, ...)	C(REQUEST_##NAME),
+	XS_EXTRA_RESULTS(XS_PY_REQUEST)
+#undef XS_PY_REQUEST
 	C(REQUEST__EXTRA_RESULTS), C(REQUEST__ALL_STATS),
 	C(ATTR_COMPRESSED), C(ATTR_IMMUTABLE), C(ATTR_APPEND),
 	C(ATTR_NODUMP), C(ATTR_ENCRYPTED), C(ATTR_AUTOMOUNT),
 	C(ATTR_MOUNT_ROOT), C(ATTR_VERITY), C(ATTR_DAX),
 	C(ATTR_WRITE_ATOMIC),
-#ifdef XSTAT_REQUEST_WHY_MISSING
 	C(WHY_PRESENT), C(WHY_NOT_REQUESTED), C(WHY_UNKNOWN), C(WHY_NO_SOURCE),
 	C(WHY_PRIVILEGE), C(WHY_REFUSED), C(WHY_KERNEL), C(WHY_NO_SYNC),
 	C(WHY_UNVERIFIED), C(WHY_NO_DEVICE),
-#endif
 	C(PROMISE_EVERY_CHANGE), C(PROMISE_TICK), C(PROMISE_MONOTONIC),
 	C(PROMISE_PERSISTENT), C(PROMISE_METADATA), C(PROMISE_ATIME),
 	C(PROMISE_WRAP32), C(PROMISE_CLOCK), C(PROMISE_LAGS),
 	C(PROMISE_NAMES),
 	C(TOKEN_FROM_DATA_VERSION), C(TOKEN_FROM_CTIME),
-#ifdef XSTAT_REQUEST_FS_ID
-	C(REQUEST_FS_ID), C(REQUEST_MNT_ID_REUSABLE), C(SAME), C(SAME_UNPROVEN), C(CHANGED_METADATA),
-	C(CHANGED_DATA), C(OTHER_FILE),
-#endif
+	C(SAME), C(SAME_UNPROVEN), C(CHANGED_METADATA), C(CHANGED_DATA),
+	C(OTHER_FILE),
 #undef C
 	{ "DEFAULT_FIELDS", XS_PY_DEFAULT_FIELDS },
 };
@@ -1259,6 +1290,31 @@ static int add_consts(PyObject *m)
 			Py_XDECREF(v);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * EXTRA_RESULTS: ((bit, payload size, statx bit or 0), ...): the rows of
+ * fields.h, in bit order.
+ */
+static int add_extra_results(PyObject *m)
+{
+	PyObject *t = Py_BuildValue("("
+#define XS_PY_FMT(...)	"(KnI)"
+		XS_EXTRA_RESULTS(XS_PY_FMT)
+#undef XS_PY_FMT
+		")"
+#define XS_PY_ARGS(NAME, name, bit, size, stx, ...) \
+		, (unsigned long long)(bit), (Py_ssize_t)(size), \
+		(unsigned int)(stx)
+		XS_EXTRA_RESULTS(XS_PY_ARGS)
+#undef XS_PY_ARGS
+		);
+
+	if (!t || PyModule_AddObject(m, "EXTRA_RESULTS", t)) {
+		Py_XDECREF(t);
+		return -1;
 	}
 	return 0;
 }
@@ -1298,7 +1354,7 @@ PyMODINIT_FUNC PyInit__libxstat(void)
 	Py_INCREF(&XsResult_Type);
 	if (PyModule_AddObject(m, "xstat_result",
 			       (PyObject *)&XsResult_Type) ||
-	    add_consts(m) ||
+	    add_consts(m) || add_extra_results(m) ||
 	    PyModule_AddStringConstant(m, "__version__", XS_PY_VERSION)) {
 		Py_DECREF(m);
 		return NULL;

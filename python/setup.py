@@ -40,6 +40,13 @@ if not any(os.path.exists(os.path.join(d, "xstat.h"))
            for d in incdirs + ["/usr/local/include", "/usr/include"]):
     fail("pkg-config knows libxstat " + version + " but its header "
          "xstat.h is not installed (Debian: libxstat-dev)")
+# The field table (lib/fields.h) and the tool's JSON record writer
+# (tools/json-record.c) come from the source tree this directory is in.
+top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if not os.path.exists(os.path.join(top, "lib", "fields.h")):
+    sys.exit("libxstat binding: build it from libxstat's source tree "
+             "(it needs lib/fields.h and tools/json-record.c beside "
+             "python/)")
 libdirs = [f[2:] for f in libs if f.startswith("-L")]
 # A library outside the loader's own directories is found at run time
 # through the extension's RUNPATH.
@@ -51,8 +58,10 @@ setup(
     package_data={"libxstat": ["py.typed", "*.pyi"]},
     ext_modules=[Extension(
         "libxstat._libxstat",
-        sources=["_libxstat.c"],
-        include_dirs=incdirs,
+        sources=["_libxstat.c", "../tools/json-record.c",
+                 "../tools/human.c"],
+        include_dirs=incdirs + [os.path.join(top, "lib"),
+                                os.path.join(top, "tools")],
         library_dirs=libdirs,
         libraries=[f[2:] for f in libs if f.startswith("-l")],
         runtime_library_dirs=rpath,

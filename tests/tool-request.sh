@@ -20,6 +20,13 @@ if ! ${CC:-cc} -shared -fPIC -I"$top_srcdir/include" -o "$tmp/shim.so" \
 	echo "SKIP: cannot build the shim: $(cat "$tmp/cc.err")" >&2
 	exit 77
 fi
+# The extra results' directives and their bits: the rows of fields.h.
+if ! ${CC:-cc} -I"$top_srcdir/include" -I"$top_srcdir/lib" \
+	-o "$tmp/fields" "$top_srcdir/tests/tool-request-fields.c" \
+	2>"$tmp/cc.err"; then
+	echo "SKIP: cannot build the field list: $(cat "$tmp/cc.err")" >&2
+	exit 77
+fi
 fail=0
 n=0
 f=$tmp/file
@@ -42,10 +49,17 @@ asks() {
 	}
 }
 
-R_MODE=0x1 R_NLINK=0x2 R_UID=0x4 R_GID=0x8 R_RDEV=0x10 R_ATIME=0x20 R_MTIME=0x40
-R_CTIME=0x80 R_INO=0x100 R_SIZE=0x200 R_BLOCKS=0x400 R_BTIME=0x800 R_GEN=0x1000
-R_DV=0x2000 R_MNT_ID=0x4000 R_ATTR=0x8000 R_DIOALIGN=0x10000 R_SUBVOL=0x20000
-R_WA=0x40000 R_DIOREAD=0x80000 R_TOKEN=0x200000000 R_DVP=0x400000000
+# The request bits, as the public header defines them.
+bit() {
+	sed -n "s/^#define XSTAT_REQUEST_$1[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p" \
+		"$top_srcdir/include/xstat.h"
+}
+R_MODE=$(bit MODE) R_NLINK=$(bit NLINK) R_UID=$(bit UID) R_GID=$(bit GID)
+R_RDEV=$(bit RDEV) R_ATIME=$(bit ATIME) R_MTIME=$(bit MTIME)
+R_CTIME=$(bit CTIME) R_INO=$(bit INO) R_SIZE=$(bit SIZE)
+R_BLOCKS=$(bit BLOCKS) R_BTIME=$(bit BTIME) R_GEN=$(bit GEN)
+R_DV=$(bit DATA_VERSION) R_MNT_ID=$(bit MNT_ID) R_TOKEN=$(bit CHANGE_TOKEN)
+R_BASIC=$(bit _BASIC_STATS) R_EXTENDED=$(bit _EXTENDED_STATS)
 for d in n d D B o C; do asks "%$d" 0; done
 asks %i $R_INO
 for d in a A f; do asks "%$d" $R_MODE; done
@@ -65,19 +79,18 @@ for d in z Z; do asks "%$d" $R_CTIME; done
 asks '%{gen}' $R_GEN
 asks '%{data_version}' $R_DV
 asks '%{result_mask} %{size_needed}' 0
+# each directive of an extra result asks for its bit and only that
+"$tmp/fields" >"$tmp/directives"
+[ -s "$tmp/directives" ] || { echo "FAIL: fields.h lists no directive"; fail=1; }
+while read -r d want; do
+	asks "%{$d}" "$want"
+done <"$tmp/directives"
 asks '%{mnt_id} %{mnt_id_unique}' $R_MNT_ID
-asks '%{attributes} %{attributes_mask}' $R_ATTR
-asks '%{dio_mem_align} %{dio_offset_align}' $R_DIOALIGN
-asks '%{subvol}' $R_SUBVOL
-asks '%{atomic_unit_min} %{atomic_segments_max}' $R_WA
-asks '%{dio_read_offset_align}' $R_DIOREAD
-asks '%{change_token} %{token_source}' $R_TOKEN
-asks '%{dv_promise}' $R_DVP
 asks '%i %s %Y %W' $((R_INO | R_SIZE | R_MTIME | R_BTIME))
 asks '%i %W %{gen} %{data_version}' $((R_INO | R_BTIME | R_GEN | R_DV))
 # options add to a format's bits
 asks %i $((R_INO | R_GEN | R_DV)) -e
-asks %i $((R_INO | 0x7ff)) -m 0x7ff
+asks %i $((R_INO | R_BASIC)) -m $R_BASIC
 asks %i $((R_INO | R_MNT_ID)) --mnt-id
 asks %i $((R_INO | R_TOKEN)) --change-token
 
@@ -97,19 +110,20 @@ layout_asks() {
 		fail=1
 	}
 }
-layout_asks "default layout" 0xfff
-layout_asks "-e" 0x3fff -e
-# -a: every bit the header defines, as the header says it.
-all=$(sed -n 's/^#define XSTAT_REQUEST__ALL_STATS[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
-	"$top_srcdir/include/xstat.h")
+layout_asks "default layout" $((R_BASIC | R_BTIME))
+layout_asks "-e" $R_EXTENDED -e
+# -a: every bit the header defines, as the header defines each one (its
+# sums are expressions of them).
+all=$(( $(sed -n 's/^#define XSTAT_REQUEST_[A-Z][A-Z_]*[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
+	"$top_srcdir/include/xstat.h" | sed 's/$/ |/' | tr -d '\n') 0 ))
 layout_asks "-a" "$all" -a
 layout_asks "-m 0x100" 0x100 -m 0x100
 # JSON asks why a class (3) field is missing (its "why_missing")
 R_WHY=$((0x100000000))
-layout_asks "--json" $((0xfff | R_WHY)) --json
-layout_asks "--json -e" $((0x3fff | R_WHY)) --json -e
+layout_asks "--json" $((R_BASIC | R_BTIME | R_WHY)) --json
+layout_asks "--json -e" $((R_EXTENDED | R_WHY)) --json -e
 layout_asks "--json -m 0x100" 0x100 --json -m 0x100
-layout_asks "-t" $((0x7ff | R_BTIME)) -t
+layout_asks "-t" $((R_BASIC | R_BTIME)) -t
 # the Generation and Data version lines: only when asked for
 if "$tool" "$f" | grep -q '^Generation:\|^Data version:'; then
 	echo "FAIL: the default layout shows a Generation or Data version line"
@@ -129,7 +143,8 @@ XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
 	"$tool" -r -c '%i %s %Y %W' "$tmp/t" >/dev/null 2>&1
 got=$(awk '{ print $1, $3 }' "$tmp/log" | sort -u | tr '\n' ' ')
 n=$((n + 1))
-[ "$got" = "opendir 0xb40 xstat 0xb40 " ] || {
+walk=$(printf '%#x' $((R_INO | R_SIZE | R_MTIME | R_BTIME)))
+[ "$got" = "opendir $walk xstat $walk " ] || {
 	echo "FAIL -r: requests '$got'"
 	fail=1
 }

@@ -2,10 +2,13 @@
 /*
  * %{name}: the fields only libxstat returns, found by name; each names
  * the request bit it needs, so that a format asks for what it prints.
+ * The extra results' directives are their members' rows of fields.h.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "conv.h"
+#include "fields.h"
 #include "human.h"
 
 enum named_kind { NK_DEC, NK_HEX, NK_WHY };
@@ -15,8 +18,10 @@ struct named {
 	unsigned long long bit;		/* 0: always there */
 	unsigned long long need;	/* the request bit (0: none) */
 	enum named_kind kind;
-	/* false if absent (an extra result that was not produced) */
+	/* struct xstat's: false if absent; NULL: a payload's member */
 	bool (*get)(const struct file_result *r, unsigned long long *v);
+	unsigned short off;		/* the member's, in the payload */
+	unsigned char size;		/* its bytes: 1, 4 or 8 */
 };
 
 static bool get_gen(const struct file_result *r, unsigned long long *v)
@@ -44,86 +49,41 @@ static bool get_size_needed(const struct file_result *r,
 	return true;
 }
 
-#define EXTRA_GETTER(fn, type, bit, expr)				\
-static bool fn(const struct file_result *r, unsigned long long *v)	\
-{									\
-	const type *e = extra(r, bit);					\
-									\
-	if (!e)								\
-		return false;						\
-	*v = (expr);							\
-	return true;							\
+/* A member of an extra result's payload: false if it was not produced. */
+static bool get_member(const struct named *n, const struct file_result *r,
+		       unsigned long long *v)
+{
+	const unsigned char *p = extra(r, n->need);
+	unsigned int v32;
+
+	if (!p)
+		return false;
+	p += n->off;
+	if (n->size == 1) {
+		*v = *p;
+	} else if (n->size == 4) {
+		memcpy(&v32, p, sizeof(v32));
+		*v = v32;
+	} else {
+		memcpy(v, p, sizeof(*v));
+	}
+	return true;
 }
 
-EXTRA_GETTER(get_mnt_id, struct xstat_mnt_id, XSTAT_REQUEST_MNT_ID,
-	     e->mnt_id)
-EXTRA_GETTER(get_mnt_unique, struct xstat_mnt_id, XSTAT_REQUEST_MNT_ID,
-	     e->unique)
-EXTRA_GETTER(get_mnt_reusable, struct xstat_mnt_id_reusable,
-	     XSTAT_REQUEST_MNT_ID_REUSABLE, e->mnt_id)
-EXTRA_GETTER(get_attr, struct xstat_attributes, XSTAT_REQUEST_ATTRIBUTES,
-	     e->attributes)
-EXTRA_GETTER(get_attr_mask, struct xstat_attributes,
-	     XSTAT_REQUEST_ATTRIBUTES, e->attributes_mask)
-EXTRA_GETTER(get_dio_mem, struct xstat_dioalign, XSTAT_REQUEST_DIOALIGN,
-	     e->mem_align)
-EXTRA_GETTER(get_dio_offset, struct xstat_dioalign, XSTAT_REQUEST_DIOALIGN,
-	     e->offset_align)
-EXTRA_GETTER(get_subvol, struct xstat_subvol, XSTAT_REQUEST_SUBVOL,
-	     e->subvol)
-EXTRA_GETTER(get_wa_min, struct xstat_write_atomic,
-	     XSTAT_REQUEST_WRITE_ATOMIC, e->unit_min)
-EXTRA_GETTER(get_wa_max, struct xstat_write_atomic,
-	     XSTAT_REQUEST_WRITE_ATOMIC, e->unit_max)
-EXTRA_GETTER(get_wa_max_opt, struct xstat_write_atomic,
-	     XSTAT_REQUEST_WRITE_ATOMIC, e->unit_max_opt)
-EXTRA_GETTER(get_wa_segs, struct xstat_write_atomic,
-	     XSTAT_REQUEST_WRITE_ATOMIC, e->segments_max)
-EXTRA_GETTER(get_dio_read, struct xstat_dio_read_align,
-	     XSTAT_REQUEST_DIO_READ_ALIGN, e->offset_align)
-EXTRA_GETTER(get_token, struct xstat_change_token,
-	     XSTAT_REQUEST_CHANGE_TOKEN, e->token)
-EXTRA_GETTER(get_token_promise, struct xstat_change_token,
-	     XSTAT_REQUEST_CHANGE_TOKEN, e->promise)
-EXTRA_GETTER(get_token_source, struct xstat_change_token,
-	     XSTAT_REQUEST_CHANGE_TOKEN, e->source)
-EXTRA_GETTER(get_dv_promise, struct xstat_dv_promise,
-	     XSTAT_REQUEST_DV_PROMISE, e->promise)
-
 static const struct named named[] = {
-	{ "gen", XSTAT_REQUEST_GEN, XSTAT_REQUEST_GEN, NK_DEC, get_gen },
+	{ "gen", XSTAT_REQUEST_GEN, XSTAT_REQUEST_GEN, NK_DEC, get_gen, 0, 0 },
 	{ "data_version", XSTAT_REQUEST_DATA_VERSION,
-	  XSTAT_REQUEST_DATA_VERSION, NK_DEC, get_dv },
-	{ "result_mask", 0, 0, NK_HEX, get_mask },
-	{ "size_needed", 0, 0, NK_DEC, get_size_needed },
-	{ "mnt_id", 0, XSTAT_REQUEST_MNT_ID, NK_DEC, get_mnt_id },
-	{ "mnt_id_unique", 0, XSTAT_REQUEST_MNT_ID, NK_DEC, get_mnt_unique },
-	{ "mnt_id_reusable", 0, XSTAT_REQUEST_MNT_ID_REUSABLE, NK_DEC,
-	  get_mnt_reusable },
-	{ "attributes", 0, XSTAT_REQUEST_ATTRIBUTES, NK_HEX, get_attr },
-	{ "attributes_mask", 0, XSTAT_REQUEST_ATTRIBUTES,
-	  NK_HEX, get_attr_mask },
-	{ "dio_mem_align", 0, XSTAT_REQUEST_DIOALIGN, NK_DEC, get_dio_mem },
-	{ "dio_offset_align", 0, XSTAT_REQUEST_DIOALIGN,
-	  NK_DEC, get_dio_offset },
-	{ "subvol", 0, XSTAT_REQUEST_SUBVOL, NK_DEC, get_subvol },
-	{ "atomic_unit_min", 0, XSTAT_REQUEST_WRITE_ATOMIC,
-	  NK_DEC, get_wa_min },
-	{ "atomic_unit_max", 0, XSTAT_REQUEST_WRITE_ATOMIC,
-	  NK_DEC, get_wa_max },
-	{ "atomic_unit_max_opt", 0,
-	  XSTAT_REQUEST_WRITE_ATOMIC, NK_DEC, get_wa_max_opt },
-	{ "atomic_segments_max", 0,
-	  XSTAT_REQUEST_WRITE_ATOMIC, NK_DEC, get_wa_segs },
-	{ "dio_read_offset_align", 0,
-	  XSTAT_REQUEST_DIO_READ_ALIGN, NK_DEC, get_dio_read },
-	{ "change_token", 0, XSTAT_REQUEST_CHANGE_TOKEN, NK_HEX, get_token },
-	{ "token_promise", 0, XSTAT_REQUEST_CHANGE_TOKEN,
-	  NK_HEX, get_token_promise },
-	{ "token_source", 0, XSTAT_REQUEST_CHANGE_TOKEN,
-	  NK_DEC, get_token_source },
-	{ "dv_promise", 0, XSTAT_REQUEST_DV_PROMISE, NK_HEX, get_dv_promise },
-	{ "why_missing", 0, XSTAT_REQUEST_WHY_MISSING, NK_WHY, NULL },
+	  XSTAT_REQUEST_DATA_VERSION, NK_DEC, get_dv, 0, 0 },
+	{ "result_mask", 0, 0, NK_HEX, get_mask, 0, 0 },
+	{ "size_needed", 0, 0, NK_DEC, get_size_needed, 0, 0 },
+	/* the members of fields.h with a directive (BYTES16 has none) */
+#define XS_NAMED_ROW(NAME, name, member, kind, directive, base, ...)	\
+	{ directive, 0, XSTAT_REQUEST_##NAME, NK_##base, NULL,		\
+	  offsetof(struct xstat_##name, member),			\
+	  sizeof(((struct xstat_##name *)0)->member) },
+	XS_EXTRA_MEMBERS(XS_NAMED_ROW)
+#undef XS_NAMED_ROW
+	{ "why_missing", 0, XSTAT_REQUEST_WHY_MISSING, NK_WHY, NULL, 0, 0 },
 };
 
 /*
@@ -164,7 +124,7 @@ const struct named *find_named(const char *p, size_t *skip)
 	if (!end)
 		return NULL;
 	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-		if (strlen(named[i].name) == (size_t)(end - p) &&
+		if (named[i].name && strlen(named[i].name) == (size_t)(end - p) &&
 		    memcmp(named[i].name, p, (size_t)(end - p)) == 0) {
 			*skip = (size_t)(end - p) + 1;
 			return &named[i];
@@ -182,7 +142,8 @@ void out_named(const struct spec *s, const struct named *n,
 		out_why_missing(s, r);
 		return;
 	}
-	if ((n->bit && !have(r, n->bit)) || !n->get(r, &v)) {
+	if ((n->bit && !have(r, n->bit)) ||
+	    !(n->get ? n->get(r, &v) : get_member(n, r, &v))) {
 		out_string(s, "?");
 		return;
 	}

@@ -7,9 +7,7 @@
 #ifndef XSTAT_TOOL_JSON_H
 #define XSTAT_TOOL_JSON_H
 
-#include "result.h"
-
-#define JSON_SCHEMA	1
+#include "json-record.h"
 
 /* The record of @r: its fields, or {"error":...} when r->ret < 0. */
 void json_print(const struct file_result *r);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The default layout, one entry a line: stat 9.1's lines (the name quoted
- * as newer coreutils does), then libxstat's.  A new field is a new entry.
+ * as newer coreutils does), then libxstat's; an extra result's line is
+ * its layout column in fields.h.
  */
 #include <stdio.h>
 #include <sys/stat.h>
+#include "fields.h"
 #include "format.h"
 #include "human.h"
 #include "out.h"
@@ -24,22 +26,14 @@ static const struct layout_line layout[] = {
 	{ XSTAT_REQUEST_GEN, 0, "Generation: %{gen}\n" },
 	{ XSTAT_REQUEST_DATA_VERSION, 0, "Data version: %{data_version}\n" },
 	{ 0, 0, "Result mask: %#{result_mask}\n" },
-	{ 0, XSTAT_REQUEST_MNT_ID, "Mount ID: %{mnt_id}" },
-	{ 0, XSTAT_REQUEST_ATTRIBUTES,
-	  "Attributes: %#{attributes} (known: %#{attributes_mask})\n" },
-	{ 0, XSTAT_REQUEST_DIOALIGN,
-	  "DIO align: memory %{dio_mem_align}, "
-	  "offset %{dio_offset_align}\n" },
-	{ 0, XSTAT_REQUEST_SUBVOL, "Subvolume: %{subvol}\n" },
-	{ 0, XSTAT_REQUEST_WRITE_ATOMIC,
-	  "Atomic write: unit min %{atomic_unit_min}, max %{atomic_unit_max},"
-	  " max opt %{atomic_unit_max_opt},"
-	  " segments %{atomic_segments_max}\n" },
-	{ 0, XSTAT_REQUEST_DIO_READ_ALIGN,
-	  "DIO read align: offset %{dio_read_offset_align}\n" },
-	/* the promises' names follow (layout_print) */
-	{ 0, XSTAT_REQUEST_CHANGE_TOKEN, "Change token: %#{change_token}" },
-	{ 0, XSTAT_REQUEST_DV_PROMISE, "Data version promise:" },
+	/*
+	 * The extra results' lines (fields.h): mnt_id's ends in " (unique)"
+	 * and the promises' in their names (layout_print).
+	 */
+#define XS_LAYOUT_ROW(NAME, name, bit, size, stx, json, layout, ...) \
+	{ 0, bit, layout },
+	XS_EXTRA_RESULTS(XS_LAYOUT_ROW)
+#undef XS_LAYOUT_ROW
 };
 
 /* " (from ctime: every_change, metadata, ...)" after the token line. */
@@ -75,6 +69,9 @@ bool layout_print(const struct file_result *r, const struct format_opts *o)
 	for (i = 0; i < sizeof(layout) / sizeof(layout[0]); i++) {
 		const struct layout_line *l = &layout[i];
 		const char *fmt = l->fmt;
+
+		if (l->extra && !fmt)
+			continue;	/* an extra result with no line */
 
 		/* asked for: shown, "?" if the value could not be had */
 		if ((l->bit && !(o->query & l->bit) && !have(r, l->bit)) ||

@@ -121,6 +121,9 @@ def fstat(fd: int, *, fields: int = ...,
 def _set_flag_types(request: type, promise: type = ...) -> None: ...
 def _known_mask() -> int: ...
 def _result_from_bytes(b: bytes) -> xstat_result: ...
+def _json_record(path: bytes, result: xstat_result, size_needed: int,
+                 taken_ns: Optional[int]) -> str: ...
+def _json_error_record(path: bytes, errno: int) -> str: ...
 def _opendir(path: Union[str, bytes, int], fields: int,
              sync: Optional[bool],
              want_str: bool) -> Iterator[tuple[Union[str, bytes], int, int,
@@ -161,6 +164,9 @@ REQUEST_WHY_MISSING: int
 REQUEST_CHANGE_TOKEN: int
 REQUEST_DV_PROMISE: int
 REQUEST__EXTRA_RESULTS: int
+#: ((bit, payload size, statx bit or 0), ...) of the extra results, in
+#: bit order (lib/fields.h).
+EXTRA_RESULTS: Tuple[Tuple[int, int, int], ...]
 REQUEST__ALL_STATS: int
 ATTR_COMPRESSED: int
 ATTR_IMMUTABLE: int

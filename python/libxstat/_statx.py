@@ -61,11 +61,8 @@ _TO_REQUEST = (
     (STATX_SIZE, _c.REQUEST_SIZE),
     (STATX_BLOCKS, _c.REQUEST_BLOCKS),
     (STATX_BTIME, _c.REQUEST_BTIME),
-    (STATX_DIOALIGN, _c.REQUEST_DIOALIGN),
-    (STATX_SUBVOL, _c.REQUEST_SUBVOL),
-    (STATX_WRITE_ATOMIC, _c.REQUEST_WRITE_ATOMIC),
-    (STATX_DIO_READ_ALIGN, _c.REQUEST_DIO_READ_ALIGN),
-)
+) + tuple((stx, bit) for bit, _, stx in _c.EXTRA_RESULTS if stx)
+# (the extra results that mirror a statx field: their rows of fields.h)
 
 # The extras of libxstat that extra= may ask for.
 _EXTRA = (_c.REQUEST_GEN | _c.REQUEST_DATA_VERSION | _c.REQUEST_CHANGE_TOKEN
