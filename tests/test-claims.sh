@@ -54,9 +54,10 @@ claimed lib/xstat.c "The one place that decides which backend answers a call or 
 	only '(xs_statx_call|xs_fstatat)\(' xstat.c backend_statx.h \
 		backend_statx.c backend_fstatat.h backend_fstatat.c
 
-claimed lib/why.c "into the XSTAT_WHY_* reason of a missing field (copyout.c adds only PRESENT, NOT_REQUESTED and UNKNOWN" && {
-	only 'XSTAT_WHY_' why.c copyout.c
-	only 'XSTAT_WHY_(NO_SOURCE|PRIVILEGE|REFUSED|KERNEL|NO_SYNC|UNVERIFIED)' why.c
+claimed lib/why.c "Two sources, one place. The probes note what stopped them" && {
+	only 'why_(btime|gen|dv)[[:space:]]*(=[^=]|[|]=)' why.c why.h
+	only 'XSTAT_WHY_' why.c why.h copyout.c probe_ext4.c bulk_ext4.c
+	only 'XSTAT_WHY_(PRIVILEGE|REFUSED|KERNEL|NO_SYNC|NO_DEVICE)' why.c why.h
 }
 
 claimed lib/supplement.c "recorded here and nowhere below" &&
