@@ -23,9 +23,52 @@
 
 #define EXACT_MAX	(1ULL << 53)
 
+/*
+ * The pieces of a record go out through these, not printf: a walk prints
+ * some 70 a record, and parsing a format for each was most of the time a
+ * walk with --json took.
+ */
+static void put(const char *s, size_t n)
+{
+	fwrite_unlocked(s, 1, n, out_fp());
+}
+
+static void puts_(const char *s)
+{
+	fputs_unlocked(s, out_fp());
+}
+
+/* ,"@name": */
+static void json_key(const char *name)
+{
+	FILE *f = out_fp();
+
+	fputs_unlocked(",\"", f);
+	fputs_unlocked(name, f);
+	fputs_unlocked("\":", f);
+}
+
+/* @mag in decimal after @neg's minus, as a string if @quote. */
+static void json_digits(unsigned long long mag, bool neg, bool quote)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	if (quote)
+		*--p = '"';
+	do {
+		*--p = (char)('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	if (neg)
+		*--p = '-';
+	if (quote)
+		*--p = '"';
+	put(p, (size_t)(buf + sizeof(buf) - p));
+}
+
 static void json_u64(unsigned long long v)
 {
-	fprintf(out_fp(), v <= EXACT_MAX ? "%llu" : "\"%llu\"", v);
+	json_digits(v, false, v > EXACT_MAX);
 }
 
 static void json_s64(long long v)
@@ -33,7 +76,7 @@ static void json_s64(long long v)
 	unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v :
 					 (unsigned long long)v;
 
-	fprintf(out_fp(), mag <= EXACT_MAX ? "%lld" : "\"%lld\"", v);
+	json_digits(mag, v < 0, mag > EXACT_MAX);
 }
 
 /* Length of the valid UTF-8 sequence at @s (0: invalid), its code point. */
@@ -87,11 +130,22 @@ static bool json_string(const char *str)
 	bool lossy = false;
 	unsigned cp;
 
-	putc('"', out_fp());
+	size_t run = 0;		/* plain bytes before i, not yet out */
+
+	putc_unlocked('"', out_fp());
 	while (i < n) {
+		/* printable ASCII but '"' and '\\': as it is */
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' &&
+		    s[i] != '\\') {
+			run++;
+			i++;
+			continue;
+		}
+		put((const char *)s + i - run, run);
+		run = 0;
 		len = utf8_seq(s + i, n - i, &cp);
 		if (!len) {
-			fputs("\\ufffd", out_fp());
+			puts_("\\ufffd");
 			lossy = true;
 			i++;
 			continue;
@@ -99,70 +153,89 @@ static bool json_string(const char *str)
 		if (cp == '"' || cp == '\\')
 			fprintf(out_fp(), "\\%c", (char)cp);
 		else if (cp == '\n')
-			fputs("\\n", out_fp());
+			puts_("\\n");
 		else if (cp == '\t')
-			fputs("\\t", out_fp());
+			puts_("\\t");
 		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
 			 cp == 0x2028 || cp == 0x2029)
 			fprintf(out_fp(), "\\u%04x", cp);
 		else
-			fwrite(s + i, 1, len, out_fp());
+			put((const char *)s + i, len);
 		i += len;
 	}
-	putc('"', out_fp());
+	put((const char *)s + i - run, run);
+	putc_unlocked('"', out_fp());
 	return lossy;
+}
+
+/* @n bytes of @s in lowercase hex. */
+static void json_hex_bytes(const unsigned char *s, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	FILE *f = out_fp();
+
+	for (; n; s++, n--) {
+		putc_unlocked(digit[*s >> 4], f);
+		putc_unlocked(digit[*s & 15], f);
+	}
 }
 
 static void json_hex(const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-
-	putc('"', out_fp());
-	for (; *s; s++)
-		fprintf(out_fp(), "%02x", *s);
-	putc('"', out_fp());
+	putc_unlocked('"', out_fp());
+	json_hex_bytes((const unsigned char *)str, strlen(str));
+	putc_unlocked('"', out_fp());
 }
 
 static void json_head(const struct file_result *r)
 {
 	/* "path" first: line-oriented readers match on the prefix */
-	fprintf(out_fp(), "{\"path\":");
+	puts_("{\"path\":");
 	if (json_string(r->name)) {
-		fprintf(out_fp(), ",\"path_bytes\":");
+		puts_(",\"path_bytes\":");
 		json_hex(r->name);
 	} else {
-		fprintf(out_fp(), ",\"path_bytes\":null");
+		puts_(",\"path_bytes\":null");
 	}
-	fprintf(out_fp(), ",\"schema\":%d", JSON_SCHEMA);
+	json_key("schema");
+	json_u64(JSON_SCHEMA);
 }
 
 static void json_dev(const char *name, const struct xstat_dev *d, bool ok)
 {
-	if (ok)
-		fprintf(out_fp(), ",\"%s\":{\"major\":%u,\"minor\":%u}", name,
-			d->major, d->minor);
-	else
-		fprintf(out_fp(), ",\"%s\":null", name);
+	json_key(name);
+	if (!ok) {
+		puts_("null");
+		return;
+	}
+	puts_("{\"major\":");
+	json_u64(d->major);
+	puts_(",\"minor\":");
+	json_u64(d->minor);
+	putc_unlocked('}', out_fp());
 }
 
 static void json_time(const char *name, const struct xstat_time *t, bool ok)
 {
+	json_key(name);
 	if (!ok) {
-		fprintf(out_fp(), ",\"%s\":null", name);
+		puts_("null");
 		return;
 	}
-	fprintf(out_fp(), ",\"%s\":{\"sec\":", name);
+	puts_("{\"sec\":");
 	json_s64(t->tv_sec);
-	fprintf(out_fp(), ",\"nsec\":%llu}", (unsigned long long)t->tv_nsec);
+	puts_(",\"nsec\":");
+	json_digits((unsigned long long)t->tv_nsec, false, false);
+	putc_unlocked('}', out_fp());
 }
 
 static void json_num(const char *name, unsigned long long v, bool ok)
 {
-	fprintf(out_fp(), ",\"%s\":", name);
+	json_key(name);
 	if (ok)
 		json_u64(v);
 	else
-		fprintf(out_fp(), "null");
+		puts_("null");
 }
 
 /* "promise":N,"flags":["every_change",...] */
@@ -170,29 +243,33 @@ static void json_promise_flags(unsigned long long promise)
 {
 	char names[PROMISE_NAMES_MAX];
 
-	fprintf(out_fp(), "\"promise\":");
+	puts_("\"promise\":");
 	json_u64(promise);
+	if (!promise) {
+		puts_(",\"flags\":[]");
+		return;
+	}
 	human_promise(names, sizeof(names), promise, "\",\"");
-	fprintf(out_fp(), promise ? ",\"flags\":[\"%s\"]" : ",\"flags\":[]",
-		names);
+	puts_(",\"flags\":[\"");
+	puts_(names);
+	puts_("\"]");
 }
 
 static void json_fs_id(const struct file_result *r)
 {
 	const struct xstat_fs_id *f = extra(r, XSTAT_REQUEST_FS_ID);
-	int i;
 
-	fprintf(out_fp(), ",\"fs_id\":");
+	puts_(",\"fs_id\":");
 	if (!f) {
-		fprintf(out_fp(), "null");
+		puts_("null");
 		return;
 	}
-	fprintf(out_fp(), "{\"id\":\"");
-	for (i = 0; i < 16; i++)
-		fprintf(out_fp(), "%02x", f->id[i]);
-	fprintf(out_fp(), "\",\"source\":\"%s\"}",
-		f->source == XSTAT_FS_ID_FROM_UUID ? "uuid" :
-		f->source == XSTAT_FS_ID_FROM_FSID ? "fsid" : "unknown");
+	puts_("{\"id\":\"");
+	json_hex_bytes(f->id, 16);
+	puts_("\",\"source\":\"");
+	puts_(f->source == XSTAT_FS_ID_FROM_UUID ? "uuid" :
+	      f->source == XSTAT_FS_ID_FROM_FSID ? "fsid" : "unknown");
+	puts_("\"}");
 }
 
 static void json_mnt_id_reusable(const struct file_result *r)
@@ -216,22 +293,22 @@ void json_set_taken(const struct xstat_time *t)
 void json_change(const char *path, const char *change, const char *from,
 		 const char *also)
 {
-	fprintf(out_fp(), "{\"path\":");
+	puts_("{\"path\":");
 	if (json_string(path)) {
-		fprintf(out_fp(), ",\"path_bytes\":");
+		puts_(",\"path_bytes\":");
 		json_hex(path);
 	}
 	fprintf(out_fp(), ",\"change\":\"%s\"", change);
 	if (from) {
-		fprintf(out_fp(), ",\"from\":");
+		puts_(",\"from\":");
 		if (json_string(from)) {
-			fprintf(out_fp(), ",\"from_bytes\":");
+			puts_(",\"from_bytes\":");
 			json_hex(from);
 		}
 	}
 	if (also)
 		fprintf(out_fp(), ",\"also\":\"%s\"", also);
-	fprintf(out_fp(), "}\n");
+	puts_("}\n");
 }
 
 static void json_promises(const struct file_result *r)
@@ -241,24 +318,25 @@ static void json_promises(const struct file_result *r)
 	const struct xstat_dv_promise *dvp =
 		extra(r, XSTAT_REQUEST_DV_PROMISE);
 
-	fprintf(out_fp(), ",\"change_token\":");
+	puts_(",\"change_token\":");
 	if (tok) {
-		fprintf(out_fp(), "{\"token\":");
+		puts_("{\"token\":");
 		json_u64(tok->token);
-		fprintf(out_fp(), ",\"source\":\"%s\",",
-		       human_token_source(tok->source));
+		puts_(",\"source\":\"");
+		puts_(human_token_source(tok->source));
+		puts_("\",");
 		json_promise_flags(tok->promise);
 		putc('}', out_fp());
 	} else {
-		fprintf(out_fp(), "null");
+		puts_("null");
 	}
-	fprintf(out_fp(), ",\"dv_promise\":");
+	puts_(",\"dv_promise\":");
 	if (dvp) {
 		putc('{', out_fp());
 		json_promise_flags(dvp->promise);
 		putc('}', out_fp());
 	} else {
-		fprintf(out_fp(), "null");
+		puts_("null");
 	}
 }
 
@@ -273,30 +351,30 @@ static void json_extras(const struct file_result *r)
 	const struct xstat_dio_read_align *dr =
 		extra(r, XSTAT_REQUEST_DIO_READ_ALIGN);
 
-	fprintf(out_fp(), ",\"mnt_id\":");
+	puts_(",\"mnt_id\":");
 	if (mnt) {
-		fprintf(out_fp(), "{\"id\":");
+		puts_("{\"id\":");
 		json_u64(mnt->mnt_id);
 		fprintf(out_fp(), ",\"unique\":%s}",
 			mnt->unique ? "true" : "false");
 	} else {
-		fprintf(out_fp(), "null");
+		puts_("null");
 	}
-	fprintf(out_fp(), ",\"attributes\":");
+	puts_(",\"attributes\":");
 	if (at) {
-		fprintf(out_fp(), "{\"set\":");
+		puts_("{\"set\":");
 		json_u64(at->attributes);
-		fprintf(out_fp(), ",\"known\":");
+		puts_(",\"known\":");
 		json_u64(at->attributes_mask);
 		putc('}', out_fp());
 	} else {
-		fprintf(out_fp(), "null");
+		puts_("null");
 	}
 	if (dio)
 		fprintf(out_fp(), ",\"dioalign\":{\"mem\":%u,\"offset\":%u}",
 		       dio->mem_align, dio->offset_align);
 	else
-		fprintf(out_fp(), ",\"dioalign\":null");
+		puts_(",\"dioalign\":null");
 	json_num("subvol", sv ? sv->subvol : 0, sv != NULL);
 	if (wa)
 		fprintf(out_fp(),
@@ -305,7 +383,7 @@ static void json_extras(const struct file_result *r)
 			wa->unit_min, wa->unit_max, wa->unit_max_opt,
 			wa->segments_max);
 	else
-		fprintf(out_fp(), ",\"write_atomic\":null");
+		puts_(",\"write_atomic\":null");
 	json_num("dio_read_align", dr ? dr->offset_align : 0, dr != NULL);
 	json_promises(r);
 }
@@ -313,19 +391,19 @@ static void json_extras(const struct file_result *r)
 /* "type": stat's %F ("regular file", "directory", ...), or null. */
 static void json_type(const struct file_result *r)
 {
-	fprintf(out_fp(), ",\"type\":");
+	puts_(",\"type\":");
 	if (have(r, XSTAT_REQUEST_MODE))
 		json_string(human_type(r->x->st_mode, r->x->st_size,
 				       have(r, XSTAT_REQUEST_SIZE)));
 	else
-		fprintf(out_fp(), "null");
+		puts_("null");
 }
 
 static void json_error(const struct file_result *r, const char *message)
 {
 	fprintf(out_fp(), ",\"error\":{\"errno\":%d,\"message\":", r->err);
 	json_string(message);
-	fprintf(out_fp(), "}}\n");
+	puts_("}}\n");
 }
 
 void json_print(const struct file_result *r)
@@ -361,5 +439,5 @@ void json_print(const struct file_result *r)
 	json_fs_id(r);
 	json_mnt_id_reusable(r);
 	json_time("taken", &taken, have_taken);
-	fprintf(out_fp(), "}\n");
+	puts_("}\n");
 }
