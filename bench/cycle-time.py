@@ -9,7 +9,8 @@ changed since OLD was taken (so no entry waits for the racy window);
 NEW is written beside OLD by both (the cycle also fsyncs it and its
 directory, as it must).  One warm-up round is not counted.  Prints the
 median wall time of each side, their CPU time (user + system), and the
-median, lowest and highest per-round ratio.
+median, lowest and highest per-round ratio of wall and of CPU time (the
+steadier one on a shared machine).
 
   bench/cycle-time.py [--files 100000 | --dir DIR] [--rounds 11]
                       [--tool ./tools/xstat] [--keep WORKDIR]
@@ -68,7 +69,7 @@ def main():
         new = os.path.join(base, "new.snap")
         subprocess.run([t, "-r", "--save=" + old, root], check=True)
         entries = sum(1 for _ in open(old, "rb"))
-        two, one, twocpu, onecpu, ratio = [], [], [], [], []
+        two, one, twocpu, onecpu, ratio, cpuratio = [], [], [], [], [], []
         for rnd in range(a.rounds + 1):
             c, cc, rc = timed([t, "-r", "--changes=" + old, root],
                               subprocess.DEVNULL)
@@ -87,16 +88,20 @@ def main():
             one.append(s)
             onecpu.append(sc)
             ratio.append(s / (c + w))
+            cpuratio.append(sc / (cc + wc))
         med = statistics.median
         print("%d entries (%s), snapshot %.1f MB, %d rounds, %d CPUs, "
               "load %.1f" % (entries, root, os.path.getsize(old) / 1e6,
                              a.rounds, os.cpu_count(), os.getloadavg()[0]))
         print("| two walks (s) | cycle (s) | two walks CPU (s) | cycle CPU "
-              "(s) | ratio median | ratio min-max |")
-        print("|---:|---:|---:|---:|---:|---:|")
-        print("| %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f |" % (
-            med(two), med(one), med(twocpu), med(onecpu), med(ratio),
-            min(ratio), max(ratio)))
+              "(s) | ratio median | ratio min-max | CPU ratio median | CPU ratio "
+              "min-max |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f | %.3f | "
+              "%.3f-%.3f |" % (
+                  med(two), med(one), med(twocpu), med(onecpu), med(ratio),
+                  min(ratio), max(ratio), med(cpuratio), min(cpuratio),
+                  max(cpuratio)))
     finally:
         if not a.keep:
             shutil.rmtree(base, ignore_errors=True)

@@ -5,9 +5,12 @@
  * results it rebuilds.  The input is a snapshot file of the tree "/t".
  * Every entry read must be found again by its name and its inode number,
  * and every pair of the first entries must get a verdict 0-4 or -1 with
- * EINVAL: anything else aborts.
+ * EINVAL: anything else aborts.  The deferred reading (--changes --save)
+ * must come to the same: refused where the whole reading is, else the
+ * same entries, field for field, once snapshot_finish() has read them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +62,50 @@ static void check_entries(const struct snapshot *s)
 	}
 }
 
+/* The deferred reading of @data against the whole one, @s (@ok). */
+static void check_deferred(const uint8_t *data, size_t size,
+			   const struct snapshot *s, bool ok)
+{
+	struct snapshot d;
+	char err[512];
+	bool dok;
+	size_t i;
+	FILE *f = fmemopen((void *)data, size, "r");
+
+	if (!f)
+		return;
+	dok = snapshot_load_deferred(f, "fuzz", &d, err, sizeof(err)) == 0;
+	if (!dok && !err[0])
+		abort();
+	if (dok) {
+		dok = snapshot_finish(&d, err, sizeof(err)) == 0;
+		if (!dok && !err[0])
+			abort();
+	}
+	if (dok != ok)
+		abort();
+	for (i = 0; ok && i < s->n; i++) {
+		const struct snap_ent *a = s->ents[i], *b = d.ents[i];
+
+		if (d.n != s->n || strcmp(a->path, b->path) ||
+		    a->flags != b->flags || a->len != b->len ||
+		    memcmp(&a->res, &b->res, sizeof(a->res)) ||
+		    a->taken.tv_sec != b->taken.tv_sec ||
+		    a->taken.tv_nsec != b->taken.tv_nsec ||
+		    a->line_len != b->line_len)
+			abort();
+	}
+	if (ok && d.have_taken != s->have_taken)
+		abort();
+	snapshot_free(&d);
+	fclose(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct snapshot s;
 	char err[512];
+	bool ok;
 	FILE *f;
 
 	if (!size)
@@ -70,12 +113,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		return 0;
-	if (snapshot_load(f, "fuzz", &s, err, sizeof(err)) == 0) {
+	ok = snapshot_load(f, "fuzz", &s, err, sizeof(err)) == 0;
+	if (ok) {
 		snapshot_set_root(&s);
 		check_entries(&s);
 	} else if (!err[0]) {
 		abort();	/* an error always says what */
 	}
+	check_deferred(data, size, &s, ok);
 	snapshot_free(&s);
 	fclose(f);
 	return 0;

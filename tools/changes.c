@@ -20,6 +20,14 @@
  * - one that could not be examined: its old record is kept, and so are
  *   those of the old entries below it, so it is compared next time.
  *
+ * With --save, OLD is read only as far as needed at first (snapshot.h,
+ * snapshot_load_deferred()): each entry's new record is printed before
+ * it is compared, and where its text up to "taken" is the old record's,
+ * the old result is rebuilt from the new one instead of being parsed.
+ * An entry that changed is parsed then; those the walk did not find, at
+ * the end.  A snapshot the reader refuses is refused all the same, only
+ * later: exit 2, nothing listed, NEW untouched.
+ *
  * The snapshot's root may be spelled otherwise than DIR (DIR/, a relative
  * name): the tree is the same if DIR is the file the root's record
  * describes.  Names are looked up in the snapshot's spelling and reported
@@ -93,6 +101,9 @@ struct changes {
 	struct xstat_time taken;	/* the walk's start */
 	bool		unread;		/* some old entry is SNAP_UNREAD */
 	bool		trouble;
+	bool		lazy;		/* OLD read as needed (--save) */
+	uint32_t	bad_line;	/* the first bad record met, or 0 */
+	char		bad[512];	/* ...and what is wrong with it */
 };
 
 static const char *const verdict_name[] = {
@@ -230,10 +241,43 @@ static void keep(struct changes *c, const struct file_result *r,
 	c->pending = p;
 }
 
+/* @e read now (c->lock held): false if its record is bad (kept). */
+static bool resolve(struct changes *c, struct snap_ent *e)
+{
+	char err[sizeof(c->bad)];
+
+	if (!snapshot_resolve(&c->snap, e, err, sizeof(err)))
+		return true;
+	if (!c->bad_line || e->lineno < c->bad_line) {
+		c->bad_line = e->lineno;
+		memcpy(c->bad, err, sizeof(c->bad));
+	}
+	return false;
+}
+
 /*
- * Compare one entry (c->lock held).  Returns its old entry, or NULL.
+ * A SNAP_LAZY entry @e, found again as @r whose record is @text (NULL:
+ * not printed): rebuilt from @r where the records agree, else parsed.
+ * False if its record is bad (c->lock held).
  */
-static struct snap_ent *entry(struct changes *c, const struct file_result *r)
+static bool settle_lazy(struct changes *c, struct snap_ent *e,
+			const struct file_result *r, const char *text,
+			size_t len)
+{
+	if (text && r->ret >= 0 && e->prefix_len &&
+	    snapshot_prefix_len(text, len) == e->prefix_len &&
+	    !memcmp(text, e->line, e->prefix_len) &&
+	    !snapshot_rebuild(e, r->x, r->buflen))
+		return true;
+	return resolve(c, e);
+}
+
+/*
+ * Compare one entry (c->lock held), whose new record is @text (@len
+ * bytes) if printed already.  Returns its old entry, or NULL.
+ */
+static struct snap_ent *entry(struct changes *c, const struct file_result *r,
+			      const char *text, size_t len)
 {
 	const char *key = key_of(c, r->name);
 	struct snap_ent *e;
@@ -244,6 +288,11 @@ static struct snap_ent *entry(struct changes *c, const struct file_result *r)
 		return NULL;
 	}
 	e = snapshot_find(&c->snap, key);
+	if (e && (e->flags & SNAP_LAZY) && !settle_lazy(c, e, r, text, len)) {
+		/* the run ends with the snapshot's error: nothing to say */
+		e->flags |= SNAP_PRESENT | SNAP_SAME_FILE;
+		return e;
+	}
 	if (r->ret < 0) {
 		/* reported on stderr by the walk; no verdict */
 		c->trouble = true;
@@ -319,10 +368,9 @@ static void keep_reread(struct changes *c, const struct file_result *r)
 	c->reread = p;
 }
 
-/* @r's record into the new snapshot, printed by the calling thread. */
-static void save_record(struct changes *c, const struct file_result *r)
+/* The record just printed into the new snapshot, ended. */
+static void end_record(struct changes *c)
 {
-	json_print(r);
 	if (!out_record_end(false)) {
 		int err = errno;
 
@@ -332,6 +380,13 @@ static void save_record(struct changes *c, const struct file_result *r)
 		c->save_failed = true;
 		pthread_mutex_unlock(&c->lock);
 	}
+}
+
+/* @r's record into the new snapshot, printed by the calling thread. */
+static void save_record(struct changes *c, const struct file_result *r)
+{
+	json_print(r);
+	end_record(c);
 }
 
 /* A directory the walk could not read: what was below it is kept. */
@@ -358,12 +413,19 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 	bool racy = c->saving && r->ret >= 0 && worth_rereading(c, r);
 	struct snap_ent *e = NULL;
 	bool later = racy;
+	const char *text = NULL;
+	size_t len = 0;
 
+	/* a record saved now is printed first: OLD's may be the same text */
+	if (c->lazy && r->ret >= 0 && !racy && !atomic_load(&c->save_failed)) {
+		json_print(r);
+		text = out_record_text(&len);
+	}
 	/* --save alone, an entry written now: nothing shared to touch */
 	if (c->have_snap || racy || atomic_load(&c->save_failed)) {
 		pthread_mutex_lock(&c->lock);
 		if (c->have_snap)
-			e = entry(c, r);
+			e = entry(c, r, text, len);
 		if (racy)
 			keep_reread(c, r);
 		else if (r->ret < 0 && e)
@@ -372,7 +434,9 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 			later = true;
 		pthread_mutex_unlock(&c->lock);
 	}
-	if (c->saving && !later)
+	if (text)
+		end_record(c);	/* a failed save fails whole: no harm */
+	else if (c->saving && !later)
 		save_record(c, r);
 	return true;
 }
@@ -485,7 +549,10 @@ static int load(struct changes *c, const struct walk_opts *w)
 		warn_msg(errno, "cannot open %s", quoteaf(snap));
 		return -1;
 	}
-	ret = snapshot_load(f, snap, &c->snap, err, sizeof(err));
+	c->lazy = c->o->save != NULL;
+	ret = c->lazy ? snapshot_load_deferred(f, snap, &c->snap, err,
+					       sizeof(err)) :
+			snapshot_load(f, snap, &c->snap, err, sizeof(err));
 	fclose(f);
 	c->have_snap = true;
 	if (ret) {
@@ -494,6 +561,11 @@ static int load(struct changes *c, const struct walk_opts *w)
 	}
 	out = snapshot_set_root(&c->snap);
 	r = c->snap.root;
+	if ((r->flags & SNAP_LAZY) &&
+	    snapshot_resolve(&c->snap, r, err, sizeof(err))) {
+		warn_msg(0, "%s", err);
+		return -1;
+	}
 	if (out) {
 		warn_msg(0, "%s: %s is not under %s: the entries are not of "
 			 "one tree", quote_n(0, snap, QS_SHELL_ESCAPE_ALWAYS),
@@ -757,6 +829,36 @@ static void print_reports(struct changes *c)
 	}
 }
 
+/*
+ * OLD read whole, as far as the walk left it unread: -1 if a record is
+ * bad (the first in the file said), or if no record has a "taken".
+ */
+static int finish_snapshot(struct changes *c)
+{
+	char err[sizeof(c->bad)];
+
+	if (!c->lazy)
+		return 0;
+	if (snapshot_finish(&c->snap, err, sizeof(err)) < 0) {
+		/* a bad record met by the walk may come before */
+		if (!c->bad_line)
+			memcpy(c->bad, err, sizeof(c->bad));
+		warn_msg(0, "%s", c->bad);
+		return -1;
+	}
+	if (c->bad_line) {
+		warn_msg(0, "%s", c->bad);
+		return -1;
+	}
+	if (!c->snap.have_taken) {
+		warn_msg(0, "%s was made without --change-token: it has no "
+			 "change tokens to compare (make one with xstat -r "
+			 "--save=SNAP DIR)", quoteaf(c->o->snap));
+		return -1;
+	}
+	return 0;
+}
+
 /* After the walk: the kept names, the gone ones, the kept records. */
 static void finish_compare(struct changes *c)
 {
@@ -786,6 +888,24 @@ static void finish_compare(struct changes *c)
 		}
 		report(c, name, "gone", NULL, NULL);
 		free(name);
+	}
+}
+
+/* The walk's kept names and results, unused. */
+static void drop_lists(struct changes *c)
+{
+	struct pending *p;
+	struct reread *q;
+
+	while ((p = c->pending)) {
+		c->pending = p->next;
+		free(p->path);
+		free(p);
+	}
+	while ((q = c->reread)) {
+		c->reread = q->next;
+		free(q->path);
+		free(q);
 	}
 }
 
@@ -834,6 +954,16 @@ int changes_run(const char *root, struct walk_opts *w,
 	if (c.saving)
 		out_set_target(c.save.fp);
 	ok = walk_tree(root, w);
+	if (c.have_snap && finish_snapshot(&c) < 0) {
+		/* the main thread's last records go with the temporary */
+		out_drain();
+		out_set_target(NULL);
+		save_abort(&c.save);
+		pthread_mutex_destroy(&c.lock);
+		drop_lists(&c);
+		free_all(&c);
+		return 2;
+	}
 	if (c.have_snap)
 		finish_compare(&c);
 	if (c.saving) {

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@ struct record_buf {
 	FILE	*fp;		/* open_memstream(), or NULL */
 	char	*buf;
 	size_t	len;
+	size_t	done;		/* bytes of whole records in buf */
 };
 
 static __thread struct record_buf rec;
@@ -111,6 +113,8 @@ FILE *out_fp(void)
 			fputs("xstat: memory exhausted\n", stderr);
 			exit(1);
 		}
+		/* only this thread uses it: no lock per call */
+		__fsetlocking(rec.fp, FSETLOCKING_BYCALLER);
 	}
 	return rec.fp;
 }
@@ -125,9 +129,17 @@ bool out_record_end(bool zero)
 		putc('\0', rec.fp);
 		fflush(rec.fp);
 	}
+	rec.done = rec.len;
 	if (rec.len >= (target ? DRAIN_AT : drain_at))
 		return out_drain();
 	return true;
+}
+
+const char *out_record_text(size_t *len)
+{
+	fflush(out_fp());
+	*len = rec.len - rec.done;
+	return rec.buf + rec.done;
 }
 
 void out_set_target(FILE *f)
@@ -148,6 +160,7 @@ bool out_drain(void)
 		fwrite(rec.buf, 1, rec.len, target);
 		fseeko(rec.fp, 0, SEEK_SET);
 		rec.len = 0;
+		rec.done = 0;
 	} else if (rec.fp && rec.len) {
 		errno = 0;
 		if ((fwrite(rec.buf, 1, rec.len, stdout) != rec.len ||
@@ -155,6 +168,7 @@ bool out_drain(void)
 			write_errno = errno;
 		fseeko(rec.fp, 0, SEEK_SET);
 		rec.len = 0;
+		rec.done = 0;
 	}
 	ok = !ferror(target ? target : stdout);
 	pthread_mutex_unlock(&out_lock);

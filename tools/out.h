@@ -48,6 +48,12 @@ FILE *out_fp(void);
  */
 bool out_record_end(bool zero);
 
+/*
+ * The calling thread's record printed since its last out_record_end():
+ * its bytes (*@len of them), valid until it prints again.
+ */
+const char *out_record_text(size_t *len);
+
 /* The calling thread's records to stdout now; false if stdout failed. */
 bool out_drain(void);
 

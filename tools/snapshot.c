@@ -43,6 +43,7 @@ struct ctx {
 	const char	*name;
 	unsigned long	line;
 	struct jt_tree	*tree;
+	bool		lazy;		/* snapshot_load_deferred() */
 };
 
 static int fail(struct ctx *c, const char *fmt, ...)
@@ -505,7 +506,28 @@ struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino)
 	return NULL;
 }
 
-/* The tables, once every entry is read: duplicates are an error. */
+/* The inode index, once every entry's result is read. */
+static void index_ino(struct snapshot *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct snap_ent *e = s->ents[i];
+		uint32_t *h;
+
+		if (e->flags & SNAP_FAILED)
+			continue;
+		h = &s->ino_heads[hash_ino(e->res.x.st_ino) &
+				  (s->nbuckets - 1)];
+		e->next_ino = *h;
+		*h = (uint32_t)i + 1;
+	}
+}
+
+/*
+ * The tables, once every entry is read (the inode index only where every
+ * result is): duplicates are an error.
+ */
 static int index_all(struct ctx *c, struct snapshot *s)
 {
 	size_t i;
@@ -528,24 +550,15 @@ static int index_all(struct ctx *c, struct snapshot *s)
 		h = &s->path_heads[hash_path(e->path) & (s->nbuckets - 1)];
 		e->next_path = *h;
 		*h = (uint32_t)i + 1;
-		if (e->flags & SNAP_FAILED)
-			continue;
-		h = &s->ino_heads[hash_ino(e->res.x.st_ino) &
-				  (s->nbuckets - 1)];
-		e->next_ino = *h;
-		*h = (uint32_t)i + 1;
 	}
+	if (!c->lazy)
+		index_ino(s);
 	return 0;
 }
 
-static int add_entry(struct ctx *c, struct snapshot *s,
-		     const struct jt_node *o, const char *line, size_t len,
-		     bool copy)
+static int check_schema(struct ctx *c, const struct jt_node *o)
 {
-	const struct jt_node *schema = get(o, "schema"), *taken;
-	struct snap_ent *e, **ents;
-	struct xstat_time t;
-	const char *why;
+	const struct jt_node *schema = get(o, "schema");
 
 	if (!is_integer(schema) ||
 	    (schema->type == JT_INT && schema->v.i < 1))
@@ -555,14 +568,19 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 			    schema->type == JT_UINT ?
 			    (unsigned long long)schema->v.u :
 			    (unsigned long long)schema->v.i, JSON_SCHEMA);
-	if (s->n >= UINT32_MAX - 1)
-		return fail(c, "too many entries");
-	e = new_entry(s, o, &why);
-	if (!e)
-		return fail(c, "%s", why);
+	return 0;
+}
+
+/* @e, its line @line (@len bytes) kept or @copy'd, appended to @s. */
+static int append(struct ctx *c, struct snapshot *s, struct snap_ent *e,
+		  const char *line, size_t len, bool copy)
+{
+	struct snap_ent **ents;
+
 	/* a stream's lines are gone once parsed: copied (--save keeps them) */
 	e->line = line;
 	e->line_len = (uint32_t)len;
+	e->lineno = (uint32_t)c->line;
 	if (copy) {
 		char *p = snap_alloc(s, len ? len : 1);
 
@@ -581,8 +599,18 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 		s->cap = cap;
 	}
 	s->ents[s->n++] = e;
+	return 0;
+}
+
+/* The members of the record @o after its name, into @e. */
+static int fill_entry(struct ctx *c, struct snapshot *s,
+		      const struct jt_node *o, struct snap_ent *e)
+{
+	const struct jt_node *taken;
+	struct xstat_time t;
+
 	if (get(o, "error")) {
-		e->flags = SNAP_FAILED;
+		e->flags |= SNAP_FAILED;
 		return 0;
 	}
 	taken = get(o, "taken");
@@ -596,13 +624,159 @@ static int add_entry(struct ctx *c, struct snapshot *s,
 	return get_result(c, o, e);
 }
 
+static int add_entry(struct ctx *c, struct snapshot *s,
+		     const struct jt_node *o, const char *line, size_t len,
+		     bool copy)
+{
+	struct snap_ent *e;
+	const char *why;
+
+	if (check_schema(c, o))
+		return -1;
+	if (s->n >= UINT32_MAX - 1)
+		return fail(c, "too many entries");
+	e = new_entry(s, o, &why);
+	if (!e)
+		return fail(c, "%s", why);
+	if (append(c, s, e, line, len, copy))
+		return -1;
+	return fill_entry(c, s, o, e);
+}
+
+size_t snapshot_prefix_len(const char *line, size_t len)
+{
+	static const char key[] = ",\"taken\":";
+	const size_t k = sizeof(key) - 1;
+	size_t i;
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	for (i = len; i >= k; i--)
+		if (line[i - k] == ',' && !memcmp(line + i - k, key, k))
+			return i - k;
+	return 0;
+}
+
+/*
+ * A JSON integer as json_print() writes one: -?(0|[1-9][0-9]*), its
+ * magnitude at most 2^53 (larger ones it writes as strings), no -0
+ * (simdjson reads that as a real).  Else false: the parser decides.
+ */
+static bool plain_int(const char **pp, const char *end, bool sign,
+		      long long *out)
+{
+	const char *p = *pp;
+	unsigned long long v = 0;
+	bool neg = false;
+	int digits = 0;
+
+	if (sign && p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p >= end || *p < '0' || *p > '9' ||
+	    (*p == '0' && p + 1 < end && p[1] >= '0' && p[1] <= '9'))
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (++digits > 16)
+			return false;
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	if (v > 1ULL << 53 || (neg && !v))
+		return false;
+	*out = neg ? -(long long)v : (long long)v;
+	*pp = p;
+	return true;
+}
+
+/* Does the text at *@pp start with the literal @lit?  Then past it. */
+static bool lit(const char **pp, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *pp) < n || memcmp(*pp, lit, n))
+		return false;
+	*pp += n;
+	return true;
+}
+
+/*
+ * snapshot_load_deferred(): a record that starts and ends as json_print()
+ * writes one, its name plain, is only cut out.  False: to be parsed now.
+ * Whatever is not read here is read before it is used (rebuilt from a
+ * record of the same text, or parsed), so nothing is accepted unread.
+ */
+static bool add_lazy(struct ctx *c, struct snapshot *s, const char *line,
+		     size_t len, bool copy, int *ret)
+{
+	const char *end = line + len, *p = line, *name, *tail;
+	long long sec = 0, nsec = 0;
+	bool taken = false;
+	struct snap_ent *e;
+	size_t n, cut;
+
+	if (!lit(&p, end, "{\"path\":\""))
+		return false;
+	name = p;
+	for (; p < end && *p != '"'; p++)
+		if ((unsigned char)*p < 0x20 || *p == '\\')
+			return false;
+	n = (size_t)(p - name);
+	if (!n || !lit(&p, end, "\",\"path_bytes\":null,\"schema\":") ||
+	    !plain_int(&p, end, false, &sec) ||
+	    !lit(&p, end, ",\"size_needed\":"))
+		return false;
+	cut = snapshot_prefix_len(line, len);
+	if (cut < (size_t)(p - line))
+		return false;
+	tail = line + cut + sizeof(",\"taken\":") - 1;
+	if (!lit(&tail, end, "null}")) {
+		if (!lit(&tail, end, "{\"sec\":") ||
+		    !plain_int(&tail, end, true, &sec) ||
+		    !lit(&tail, end, ",\"nsec\":") ||
+		    !plain_int(&tail, end, false, &nsec) ||
+		    nsec > 999999999 || !lit(&tail, end, "}}"))
+			return false;
+		taken = true;
+	}
+	if (tail != end)
+		return false;
+	*ret = -1;
+	if (s->n >= UINT32_MAX - 1) {
+		fail(c, "too many entries");
+		return true;
+	}
+	e = snap_alloc(s, sizeof(*e) + n + 1);
+	if (!e) {
+		fail(c, "out of memory");
+		return true;
+	}
+	memset(e, 0, sizeof(*e));
+	e->path = (char *)(e + 1);
+	memcpy(e->path, name, n);
+	e->path[n] = '\0';
+	e->flags = SNAP_LAZY;
+	e->prefix_len = (uint32_t)cut;
+	if (taken) {
+		e->taken.tv_sec = sec;
+		e->taken.tv_nsec = (unsigned long long)nsec;
+		e->flags |= SNAP_TAKEN;
+		s->have_taken = true;
+	}
+	*ret = append(c, s, e, line, len, copy);
+	return true;
+}
+
 /* One line: its object, checked and added to @s.  0 or -1. */
 static int parse_line(struct ctx *c, struct snapshot *s, const char *line,
 		      size_t len, bool copy)
 {
 	const struct jt_node *o;
 	char why[128];
+	int ret;
 
+	if (c->lazy && add_lazy(c, s, line, len, copy, &ret))
+		return ret;
 	if (jt_parse(c->tree, line, len, &o, why, sizeof(why)))
 		return fail(c, "not JSON: %s", why);
 	if (o->type != JT_OBJECT)
@@ -692,6 +866,7 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 {
 	struct snap_chunk **tail = &s->chunks;
 	size_t total = 0, k = 0;
+	unsigned long lines = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
@@ -702,7 +877,12 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 	s->cap = total;
 	for (i = 0; i < n; i++) {
 		struct snapshot *q = &parts[i].s;
+		size_t j;
 
+		/* a part counted its own lines */
+		for (j = 0; j < q->n; j++)
+			q->ents[j]->lineno += (uint32_t)lines;
+		lines += parts[i].c.line;
 		memcpy(s->ents + k, q->ents, q->n * sizeof(*s->ents));
 		k += q->n;
 		s->have_taken |= q->have_taken;
@@ -777,15 +957,16 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 	return ret;
 }
 
-int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
-		  size_t errlen)
+static int load(FILE *f, const char *name, struct snapshot *s, char *err,
+		size_t errlen, bool lazy)
 {
-	struct ctx c = { err, errlen, name, 0, NULL };
+	struct ctx c = { err, errlen, name, 0, NULL, lazy };
 	struct stat sb;
 	void *map;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	s->name = name;
 	err[0] = '\0';
 	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
 	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
@@ -805,6 +986,159 @@ int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
 	return ret;
 }
 
+int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
+		  size_t errlen)
+{
+	return load(f, name, s, err, errlen, false);
+}
+
+int snapshot_load_deferred(FILE *f, const char *name, struct snapshot *s,
+			   char *err, size_t errlen)
+{
+	return load(f, name, s, err, errlen, true);
+}
+
+int snapshot_resolve(struct snapshot *s, struct snap_ent *e, char *err,
+		     size_t errlen)
+{
+	struct ctx c = { err, errlen, s->name, e->lineno, NULL, false };
+	const struct jt_node *o, *p, *b;
+	char why[128];
+
+	if (!s->tree)
+		s->tree = jt_new(SNAP_LINE_MAX, SNAP_DEPTH_MAX);
+	if (!s->tree)
+		return fail(&c, "out of memory");
+	if (jt_parse(s->tree, e->line, e->line_len, &o, why, sizeof(why)))
+		return fail(&c, "not JSON: %s", why);
+	if (o->type != JT_OBJECT)
+		return fail(&c, "not a JSON object");
+	if (check_schema(&c, o))
+		return -1;
+	/* the name cut out is the record's (it had no escape) */
+	p = get(o, "path");
+	b = get(o, "path_bytes");
+	if (!is_type(p, JT_STRING) || !is_type(b, JT_NULL) ||
+	    p->len != strlen(e->path) || memcmp(p->str, e->path, p->len))
+		return fail(&c, "bad or missing \"path\"");
+	e->flags &= ~(uint32_t)(SNAP_LAZY | SNAP_TAKEN);
+	memset(&e->taken, 0, sizeof(e->taken));
+	return fill_entry(&c, s, o, e);
+}
+
+int snapshot_finish(struct snapshot *s, char *err, size_t errlen)
+{
+	size_t i;
+
+	s->have_taken = false;
+	for (i = 0; i < s->n; i++) {
+		struct snap_ent *e = s->ents[i];
+
+		if ((e->flags & SNAP_LAZY) &&
+		    snapshot_resolve(s, e, err, errlen))
+			return -1;
+		if (e->flags & SNAP_TAKEN)
+			s->have_taken = true;
+	}
+	index_ino(s);
+	return 0;
+}
+
+static int get_time_of(const struct xstat_time *t, struct xstat_time *out)
+{
+	if (t->tv_nsec > 999999999)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->tv_sec = t->tv_sec;
+	out->tv_nsec = t->tv_nsec;
+	return 0;
+}
+
+/* get_result() and get_extras() on json_print()'s record of @x. */
+int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
+		     size_t buflen)
+{
+	unsigned long long mask = x->st_result_mask &
+				  (~XSTAT_REQUEST__EXTRA_RESULTS | KEPT_EXTRAS);
+	struct xstat *y = &e->res.x;
+	unsigned char *p = (unsigned char *)&e->res + sizeof(struct xstat);
+
+	if ((mask & (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE)) !=
+	    (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE))
+		return -1;
+	memset(&e->res, 0, sizeof(e->res));
+	y->st_result_mask = mask;
+	y->st_mode = x->st_mode;
+	if (mask & XSTAT_REQUEST_NLINK)
+		y->st_nlink = x->st_nlink;
+	if (mask & XSTAT_REQUEST_UID)
+		y->st_uid = x->st_uid;
+	if (mask & XSTAT_REQUEST_GID)
+		y->st_gid = x->st_gid;
+	y->st_dev.major = x->st_dev.major;
+	y->st_dev.minor = x->st_dev.minor;
+	if (((mask & XSTAT_REQUEST_MTIME) &&
+	     get_time_of(&x->st_mtim, &y->st_mtim)) ||
+	    ((mask & XSTAT_REQUEST_CTIME) &&
+	     get_time_of(&x->st_ctim, &y->st_ctim)) ||
+	    ((mask & XSTAT_REQUEST_BTIME) &&
+	     get_time_of(&x->st_btim, &y->st_btim)))
+		return -1;
+	y->st_ino = x->st_ino;
+	if (mask & XSTAT_REQUEST_SIZE)
+		y->st_size = x->st_size;
+	if (mask & XSTAT_REQUEST_GEN)
+		y->st_gen = x->st_gen;
+	if (mask & XSTAT_REQUEST_DATA_VERSION)
+		y->st_data_version = x->st_data_version;
+	if (mask & XSTAT_REQUEST_CHANGE_TOKEN) {
+		const struct xstat_change_token *a =
+			xstat_extra(x, buflen, XSTAT_REQUEST_CHANGE_TOKEN);
+		struct xstat_change_token t = { 0, 0, 0, 0 };
+
+		if (!a)
+			return -1;
+		t.token = a->token;
+		t.promise = a->promise;
+		/* the record names these two; any other reads back as 0 */
+		if (a->source == XSTAT_TOKEN_FROM_CTIME ||
+		    a->source == XSTAT_TOKEN_FROM_DATA_VERSION)
+			t.source = a->source;
+		memcpy(p, &t, sizeof(t));
+		p += sizeof(t);
+	}
+	if (mask & XSTAT_REQUEST_DV_PROMISE) {
+		const struct xstat_dv_promise *a =
+			xstat_extra(x, buflen, XSTAT_REQUEST_DV_PROMISE);
+		struct xstat_dv_promise d;
+
+		if (!a)
+			return -1;
+		memset(&d, 0, sizeof(d));
+		d.promise = a->promise;
+		memcpy(p, &d, sizeof(d));
+		p += sizeof(d);
+	}
+	if (mask & XSTAT_REQUEST_FS_ID) {
+		const struct xstat_fs_id *a =
+			xstat_extra(x, buflen, XSTAT_REQUEST_FS_ID);
+		struct xstat_fs_id f;
+
+		/* "unknown" is refused when read */
+		if (!a || (a->source != XSTAT_FS_ID_FROM_UUID &&
+			   a->source != XSTAT_FS_ID_FROM_FSID))
+			return -1;
+		memset(&f, 0, sizeof(f));
+		memcpy(f.id, a->id, sizeof(f.id));
+		f.source = a->source;
+		memcpy(p, &f, sizeof(f));
+		p += sizeof(f);
+	}
+	e->len = (uint32_t)(p - (unsigned char *)&e->res);
+	e->flags &= ~(uint32_t)SNAP_LAZY;
+	return 0;
+}
+
 #else /* !HAVE_SIMDJSON */
 
 int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
@@ -815,6 +1149,45 @@ int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
 	snprintf(err, errlen, "%s: this xstat was built without simdjson: "
 		 "it cannot read snapshots", name);
 	return -1;
+}
+
+int snapshot_load_deferred(FILE *f, const char *name, struct snapshot *s,
+			   char *err, size_t errlen)
+{
+	return snapshot_load(f, name, s, err, errlen);
+}
+
+size_t snapshot_prefix_len(const char *line, size_t len)
+{
+	(void)line;
+	(void)len;
+	return 0;
+}
+
+int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
+		     size_t buflen)
+{
+	(void)e;
+	(void)x;
+	(void)buflen;
+	return -1;
+}
+
+int snapshot_resolve(struct snapshot *s, struct snap_ent *e, char *err,
+		     size_t errlen)
+{
+	(void)s;
+	(void)e;
+	snprintf(err, errlen, "no simdjson");
+	return -1;
+}
+
+int snapshot_finish(struct snapshot *s, char *err, size_t errlen)
+{
+	(void)s;
+	(void)err;
+	(void)errlen;
+	return 0;
 }
 
 struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
@@ -878,6 +1251,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->ents);
 	free(s->path_heads);
 	free(s->ino_heads);
+#ifdef HAVE_SIMDJSON
+	jt_free(s->tree);
+#endif
 	if (s->map)
 		munmap(s->map, s->map_len);
 	memset(s, 0, sizeof(*s));

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include "xstat.h"
 
+struct jt_tree;
+
 /* The longest line: a PATH_MAX name escaped (6 bytes a byte) and in hex. */
 #define SNAP_LINE_MAX	(64 * 1024)
 
@@ -27,6 +29,7 @@
 #define SNAP_TAKEN	0x10	/* .taken holds the record's "taken" */
 #define SNAP_UNREAD	0x20	/* could not be examined now: kept */
 #define SNAP_UNREAD_BELOW 0x40	/* nor what is below it */
+#define SNAP_LAZY	0x80	/* only its name and "taken" read yet */
 
 /*
  * One entry: its name (bytes), and the part of its result the comparison
@@ -40,6 +43,8 @@ struct snap_ent {
 	uint32_t	flags;
 	uint32_t	len;		/* bytes of res */
 	uint32_t	line_len;
+	uint32_t	prefix_len;	/* SNAP_LAZY: line up to ,"taken": */
+	uint32_t	lineno;		/* its line in the file */
 	const char	*line;		/* the record as read, no newline */
 	struct xstat_time taken;	/* its racy window's end (SNAP_TAKEN) */
 	union {
@@ -68,6 +73,8 @@ struct snapshot {
 	void		*map;		/* the file, mapped: the records */
 	size_t		map_len;
 	bool		have_taken;	/* some record has "taken" */
+	const char	*name;		/* the file, for messages */
+	struct jt_tree	*tree;		/* snapshot_resolve()'s parser */
 };
 
 /*
@@ -83,6 +90,50 @@ int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
  * (s->root is then the shortest name all the same).
  */
 const struct snap_ent *snapshot_set_root(struct snapshot *s);
+
+/*
+ * The same, deferred where it can be (for --changes --save, which prints
+ * each entry's new record anyway): a record that looks as xstat prints
+ * it, its name plain ("path_bytes" null, no escape), is only cut out
+ * (SNAP_LAZY: its name, its "taken" and where that member starts); the
+ * others are parsed at once.  The name index is built, the inode index
+ * only by snapshot_finish().  A SNAP_LAZY entry's result is rebuilt from
+ * the new result whose record text is the same (snapshot_rebuild()), or
+ * read by snapshot_resolve(); snapshot_finish() reads what is left.
+ */
+int snapshot_load_deferred(FILE *f, const char *name, struct snapshot *s,
+			   char *err, size_t errlen);
+
+/*
+ * Where the member "taken" starts in the record @line (@len bytes, a
+ * newline at the end or not) as json_print() writes it: the last
+ * ,"taken": (none can be inside a string: its quotes would be escaped),
+ * or 0 if there is none.
+ */
+size_t snapshot_prefix_len(const char *line, size_t len);
+
+/*
+ * @e (SNAP_LAZY) from the new result @x (@buflen bytes) whose record's
+ * text before "taken" is @e's: exactly what reading @e's record would
+ * give.  0; -1 where the text would not be read as a snapshot entry (then
+ * snapshot_resolve() says why).  Not thread-safe for one entry.
+ */
+int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
+		     size_t buflen);
+
+/*
+ * Read @e's record (SNAP_LAZY) now, as snapshot_load() would have: 0, or
+ * -1 with "NAME:LINE: reason" in @err.  One thread at a time (s->tree).
+ */
+int snapshot_resolve(struct snapshot *s, struct snap_ent *e, char *err,
+		     size_t errlen);
+
+/*
+ * After snapshot_load_deferred() and the walk: every entry still
+ * SNAP_LAZY read (the first error of the file in @err, -1), then the
+ * inode index built.  0 or -1.
+ */
+int snapshot_finish(struct snapshot *s, char *err, size_t errlen);
 
 /* Is @path @root itself or below it? */
 bool snapshot_under(const char *path, const char *root);

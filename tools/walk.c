@@ -104,17 +104,20 @@ static void fail(struct walk *w, const char *path, int err, const char *what)
 	emit(w, &r, what);
 }
 
-/* A directory @path could not be read, or not whole: @what it. */
+/*
+ * A directory @path could not be read, or not whole: @what it.  Its own
+ * entry was printed already (the walk enters only what it printed), so
+ * no error record: one path, one record.  The failure is said on stderr
+ * and in the exit status, and handed to the unread hook.
+ */
 static void fail_dir(struct walk *w, const char *path, int err,
 		     const char *what)
 {
-	if (!w->o->unread) {
-		fail(w, path, err, what);
-		return;
-	}
 	warn_msg(err, what, quoteaf(path));
 	atomic_store(&w->failed, true);
-	w->o->unread(path, w->o->ctx);
+	progress_add(w->progress, 0, 0, 1);
+	if (w->o->unread)
+		w->o->unread(path, w->o->ctx);
 }
 
 /* Drop a reference (w->lock held); a node goes with its last child. */
@@ -332,7 +335,7 @@ static void maybe_enter(struct walk *w, struct node *parent,
 		n->path = strdup(r->path);
 	if (!n || !n->path) {
 		free(n);
-		fail(w, r->path, ENOMEM, "cannot enter %s");
+		fail_dir(w, r->path, ENOMEM, "cannot enter %s");
 		return;
 	}
 	n->refs = 1;

@@ -27,8 +27,9 @@ struct walk_opts {
 	const void *ctx;
 	/*
 	 * If set: a directory whose entry was printed could not be read
-	 * (or only in part); called after its failure is reported, instead
-	 * of printing an error record for it.
+	 * (or only in part); called after its failure is reported on
+	 * stderr.  No error record is printed for it: its entry's record
+	 * stands, one record a path.
 	 */
 	void (*unread)(const char *path, const void *ctx);
 };
