@@ -460,7 +460,7 @@ static void test_unverified(void **state)
 {
 	char out[512], *p;
 	struct xstat_why_missing w;
-	unsigned long long mask, block, offset;
+	unsigned long long mask, block = 0, offset = 0;
 	unsigned char byte, spoilt;
 	struct stat sb;
 	off_t at;
