@@ -805,7 +805,8 @@ static void print_reports(struct changes *c)
 {
 	size_t i;
 
-	qsort(c->reports, c->nreports, sizeof(*c->reports), by_path);
+	if (c->nreports)	/* no array at all when nothing changed */
+		qsort(c->reports, c->nreports, sizeof(*c->reports), by_path);
 	if (c->o->names) {
 		print_names(c);
 		return;
