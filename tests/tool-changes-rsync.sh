@@ -152,10 +152,13 @@ one() {
 
 both() {
 	one "$1, root" "$2/r"
-	if command -v setpriv >/dev/null; then
-		one "$1, nobody" "$2/n" $nobody
-	else
+	if ! command -v setpriv >/dev/null; then
 		echo "SKIP-part: $1 as nobody: no setpriv" >&2
+	elif ! $nobody sh -c 'test -r "$1" && test -x "$2"' - "$0" "$tool"
+	then
+		echo "SKIP-part: $1 as nobody: nobody cannot read $0 or run $tool (a build tree under a private directory)" >&2
+	else
+		one "$1, nobody" "$2/n" $nobody
 	fi
 }
 
