@@ -150,6 +150,15 @@ static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
 	 */
 	st->mnt_id = sx->stx_mnt_id;
 	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
+	/*
+	 * The unique IDs count up from above 0: a statx that sets the bit
+	 * but leaves the field zero (qemu-user's copies no stx_mnt_id) gave
+	 * none.  Honest values, and no cache key 0 taken for a mount's.
+	 */
+	if (st->mnt_id_unique && !sx->stx_mnt_id) {
+		st->mask &= ~XSTAT_REQUEST_MNT_ID;
+		st->mnt_id_unique = 0;
+	}
 }
 
 static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
