@@ -184,12 +184,17 @@ void out_int(const struct spec *s, intmax_t arg)
 	out_int_len(s, s->len, arg);
 }
 
+/*
+ * stat passes %C's flags to printf, where of the flags only '-' changes
+ * a string; 'I' (glibc's locale digits) is no flag in other C libraries'
+ * printf (musl's prints nothing), so it is dropped: glibc ignores it here.
+ */
 void out_string_all_flags(const struct spec *s, const char *arg)
 {
-	struct spec t = *s;
+	struct spec t;
 
-	t.fmt[t.len] = '\0';
-	fprintf(out_fp(), strcat(t.fmt, "s"), arg);
+	fprintf(out_fp(), make_format(spec_copy(&t, s), s->len, "'-+ #0",
+				      "s"), arg);
 }
 
 /* @arg in @base, or printf with @conv when the directive is not simple. */

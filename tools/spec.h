@@ -27,7 +27,7 @@ void out_int(const struct spec *s, intmax_t arg);
 void out_uint(const struct spec *s, uintmax_t arg);
 void out_uint_o(const struct spec *s, uintmax_t arg);
 void out_uint_x(const struct spec *s, uintmax_t arg);
-/* A string with every flag kept (stat's %C). */
+/* A string with every flag but 'I' kept (stat's %C). */
 void out_string_all_flags(const struct spec *s, const char *arg);
 /* Seconds since the Epoch, as stat's %X %Y %Z %W. */
 void out_epoch_sec(const struct spec *s, const struct xstat_time *t);
