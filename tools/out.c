@@ -33,6 +33,7 @@ static int write_errno;		/* of the first failed write to stdout */
 static size_t drain_at = DRAIN_AT;
 static size_t status_len;	/* a status line is on stderr (err_lock) */
 static FILE *target;		/* records go there, not to stdout */
+static char stdout_buf[DRAIN_AT];
 
 static void clear_status_locked(void)
 {
@@ -97,6 +98,14 @@ void out_init(void)
 	/* someone is watching: each record as soon as it is made */
 	if (isatty(1))
 		drain_at = 0;
+	else
+		/*
+		 * One buffer for every C library: musl's 1 KiB one is
+		 * written out inside printf (--help), whose errno the write
+		 * error's message would lose; here the first write is
+		 * out_drain()'s or out_flush()'s, which keep it.
+		 */
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 }
 
 bool out_stdin_closed(void)
