@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,45 +256,118 @@ static enum quoting_style env_style(enum quoting_style dflt)
 	return dflt;
 }
 
+#define SHORT_OPTIONS	"FNLOm:aec:tjfrx0hV"
+
 /*
- * getopt's messages echo an unknown option as it was typed, and "xstat *"
- * makes options of file names: a file "--\033]0;..." would reach the
- * terminal raw.  glibc lets a program assign stderr, so getopt writes
- * into @getopt_msgs, and bad_option() prints that with its control
- * characters escaped.  Elsewhere getopt prints its messages itself.
+ * A command line error in getopt's (glibc's, coreutils') words, written
+ * by the tool so that they do not depend on the C library (musl's getopt
+ * words them otherwise), with its control characters escaped: getopt's
+ * messages echo an unknown option as it was typed, and "xstat *" makes
+ * options of file names - a file "--\033]0;..." must not reach the
+ * terminal raw.
  */
-static FILE *getopt_msgs;
-static char *getopt_buf;
-static size_t getopt_len;
-
-static int next_option(int argc, char **argv)
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad_option(const char *fmt, ...)
 {
-	int c;
-#ifdef __GLIBC__
-	FILE *err = stderr;
+	char msg[4096];
+	va_list ap;
 
-	if (!getopt_msgs)
-		getopt_msgs = open_memstream(&getopt_buf, &getopt_len);
-	if (getopt_msgs)
-		stderr = getopt_msgs;
-#endif
-	c = getopt_long(argc, argv, "FNLOm:aec:tjfrx0hV", longopts, NULL);
-#ifdef __GLIBC__
-	stderr = err;
-#endif
-	return c;
-}
-
-static void __attribute__((noreturn)) bad_option(void)
-{
-	if (getopt_msgs && fflush(getopt_msgs) == 0 && getopt_len) {
-		/* one line, "xstat: ...\n" */
-		if (getopt_buf[getopt_len - 1] == '\n')
-			getopt_buf[getopt_len - 1] = '\0';
-		fprintf(stderr, "%s\n", quote_printable(0, getopt_buf));
-	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "xstat: %s\n", quote_printable(0, msg));
 	fputs("Try 'xstat --help' for more information.\n", stderr);
 	exit(EXIT_USAGE);
+}
+
+/*
+ * The long option @arg ("--name[=value]") names, as getopt_long() finds
+ * it: its exact name, else the one option its prefix abbreviates;
+ * @*next is set when it takes the next argument as its value.
+ */
+static const struct option *check_long_option(const char *arg, bool *next)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), i;
+	const struct option *found = NULL;
+	bool ambiguous = false;
+	char list[2048] = "";
+
+	for (i = 0; longopts[i].name; i++) {
+		const struct option *o = &longopts[i];
+
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len) {
+			found = o;
+			ambiguous = false;
+			break;
+		}
+		if (found && (found->has_arg != o->has_arg ||
+			      found->val != o->val))
+			ambiguous = true;
+		if (!found)
+			found = o;
+	}
+	if (ambiguous) {
+		for (i = 0; longopts[i].name; i++)
+			if (!strncmp(longopts[i].name, name, len))
+				snprintf(list + strlen(list),
+					 sizeof(list) - strlen(list),
+					 " '--%s'", longopts[i].name);
+		bad_option("option '%s' is ambiguous; possibilities:%s", arg,
+			   list);
+	}
+	if (!found)
+		bad_option("unrecognized option '%s'", arg);
+	if (eq && found->has_arg == no_argument)
+		bad_option("option '--%s' doesn't allow an argument",
+			   found->name);
+	*next = !eq && found->has_arg == required_argument;
+	return found;
+}
+
+/*
+ * The first command line error getopt_long() would find (it takes
+ * options anywhere before "--"), reported before it is asked.
+ */
+static void check_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const struct option *l = NULL;
+		const char *a = argv[i], *p;
+		bool next = false;
+
+		if (!strcmp(a, "--"))
+			return;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] == '-') {
+			l = check_long_option(a, &next);
+		} else {
+			for (p = a + 1; *p; p++) {
+				const char *o = *p == ':' ? NULL :
+						strchr(SHORT_OPTIONS, *p);
+
+				if (!o)
+					bad_option("invalid option -- '%c'",
+						   *p);
+				if (o[1] == ':') {
+					next = !p[1];
+					break;
+				}
+			}
+		}
+		if (!next || ++i < argc)
+			continue;
+		if (l)
+			bad_option("option '--%s' requires an argument",
+				   l->name);
+		bad_option("option requires an argument -- '%c'",
+			   a[strlen(a) - 1]);
+	}
 }
 
 /*
@@ -337,7 +411,10 @@ static void parse(int argc, char **argv, struct options *o)
 {
 	int c;
 
-	while ((c = next_option(argc, argv)) != -1) {
+	check_options(argc, argv);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			o->force_sync = true;
@@ -447,7 +524,8 @@ static void parse(int argc, char **argv, struct options *o)
 			printf("xstat (libxstat) %s\n", PACKAGE_VERSION);
 			exit(out_finish(0));
 		default:
-			bad_option();
+			/* what check_options() found nothing wrong with */
+			bad_option("invalid option");
 		}
 	}
 	if (o->force_sync && o->no_sync)
