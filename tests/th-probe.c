@@ -14,6 +14,8 @@
  *                          name_to_handle_at()'s
  *   th-probe closed-fd N   descriptor N, closed by the caller, is closed
  *                          in the program too (no loader took it)
+ *   th-probe statmount     the kernel's statmount(2) answers (the library
+ *                          learns multigrain timestamps from it)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -135,6 +137,17 @@ static int probe_closed_fd(int fd)
 	return 0;
 }
 
+/* 457 on every ABI; an emulator that does not know it says ENOSYS. */
+static int probe_statmount(void)
+{
+	errno = 0;
+	if (syscall(457, NULL, NULL, 0, 0) != 0 && errno == ENOSYS) {
+		printf("no statmount(2) in this process (ENOSYS)\n");
+		return SKIP;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "locale"))
@@ -143,7 +156,9 @@ int main(int argc, char **argv)
 		return probe_mnt_id(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "closed-fd"))
 		return probe_closed_fd(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "statmount"))
+		return probe_statmount();
 	fprintf(stderr, "usage: th-probe locale NAME | mnt-id FILE | "
-		"closed-fd N\n");
+		"closed-fd N | statmount\n");
 	return 2;
 }
