@@ -19,7 +19,8 @@ fail() {
 	echo "FAIL: $*"
 	status=1
 }
-if ! "$tool" -r --save="$tmp/probe" "$tmp" 2>"$tmp/err"; then
+# --save writes without simdjson; only reading a snapshot needs it.
+if ! "$tool" -r --changes=/dev/null "$tmp" >/dev/null 2>"$tmp/err"; then
 	grep -q "without simdjson" "$tmp/err" &&
 		{ echo "SKIP: xstat built without simdjson" >&2; exit 77; }
 fi
