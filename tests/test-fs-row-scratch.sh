@@ -15,6 +15,10 @@ set -u
 : "${top_srcdir:?}"
 cc=${CC:-cc}
 make=${MAKE:-make}
+# The build tree's --host, for a cross compiler (configure checks that
+# the compiler compiles for the host it is told).
+host=$(sed -n "s/^host_alias='\(.*\)'\$/\1/p" \
+	"${top_builddir:-.}/config.log" 2>/dev/null | sed -n 1p)
 budget=${XS_SCRATCH_BUDGET:-600}
 
 for tool in autoreconf automake libtoolize timeout tar "$make"; do
@@ -83,7 +87,8 @@ cat > "$tmp/build.sh" <<EOF
 set -e
 cd "$src"
 autoreconf --install --force
-./configure --enable-werror --disable-dependency-tracking CC="$cc"
+./configure --enable-werror --disable-dependency-tracking CC="$cc" \
+	${host:+--host="$host"}
 m="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $make -j2"
 \$m lib/libxstat_core.la
 $cc -I"$src/include" -I"$src/lib" -I"$src" -c -o "$tmp/row.o" "$tmp/row.c"

@@ -154,8 +154,8 @@ done
 # Every option of the xstat tool is in xstat(1).
 tool=$top_srcdir/tools/xstat.c
 longs=$(sed -n 's/^[ 	]*{ "\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$tool")
-shorts=$(sed -n 's/.*getopt_long([^"]*"\([A-Za-z0-9:]*\)".*/\1/p' "$tool" |
-	tr -d :)
+shorts=$(sed -n 's/^#define SHORT_OPTIONS[ 	]*"\([A-Za-z0-9:]*\)".*/\1/p' \
+	"$tool" | tr -d :)
 if [ -z "$longs" ] || [ -z "$shorts" ]; then
 	fail "no options found in $tool"
 fi
