@@ -16,6 +16,10 @@
  *                          in the program too (no loader took it)
  *   th-probe statmount     the kernel's statmount(2) answers (the library
  *                          learns multigrain timestamps from it)
+ *   th-probe handles FILE  FILE's file handle does not hold its inode
+ *                          number byte-swapped (a kernel of the other byte
+ *                          order, under a user-mode emulator), so the
+ *                          library can decode it (a tmpfs generation)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,8 +30,10 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/stat.h>
 
@@ -148,6 +154,40 @@ static int probe_statmount(void)
 	return 0;
 }
 
+/* ext4 and xfs hold the inode number first, tmpfs after the generation. */
+static int probe_handles(const char *file)
+{
+	struct {
+		struct file_handle h;
+		unsigned char buf[MAX_HANDLE_SZ];
+	} fh;
+	struct stat st;
+	uint32_t ino, word;
+	int mnt, i;
+
+	fh.h.handle_bytes = MAX_HANDLE_SZ;
+	if (lstat(file, &st) ||
+	    name_to_handle_at(AT_FDCWD, file, &fh.h, &mnt, 0)) {
+		printf("no file handle of %s: %s\n", file, strerror(errno));
+		return SKIP;
+	}
+	ino = (uint32_t)st.st_ino;
+	if (ino == __builtin_bswap32(ino))
+		return 0;	/* cannot tell */
+	for (i = 0; i < 2 && 4 * (i + 1) <= (int)fh.h.handle_bytes; i++) {
+		memcpy(&word, fh.h.f_handle + 4 * i, 4);
+		if (word == ino)
+			return 0;
+		if (word == __builtin_bswap32(ino)) {
+			printf("the file handle of %s holds its inode number "
+			       "%#x byte-swapped: the kernel is of another "
+			       "byte order than this program\n", file, ino);
+			return SKIP;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "locale"))
@@ -158,7 +198,9 @@ int main(int argc, char **argv)
 		return probe_closed_fd(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "statmount"))
 		return probe_statmount();
+	if (argc == 3 && !strcmp(argv[1], "handles"))
+		return probe_handles(argv[2]);
 	fprintf(stderr, "usage: th-probe locale NAME | mnt-id FILE | "
-		"closed-fd N | statmount\n");
+		"closed-fd N | statmount | handles FILE\n");
 	return 2;
 }
