@@ -49,11 +49,17 @@ static int child(const char *mnt, unsigned gen)
 	       path);
 	if (chroot(mnt) || chdir("/"))
 		return 1;
+	errno = 0;
 #ifdef SYS_name_to_handle_at
 	if (th_block_statx(EPERM) ||
-	    th_block_syscall(SYS_name_to_handle_at, EPERM))
+	    th_block_syscall(SYS_name_to_handle_at, EPERM)) {
+		fprintf(stderr, "SKIP: cannot block statx and "
+			"name_to_handle_at: %s\n",
+			errno ? strerror(errno) : "no seccomp table for this ABI");
 		return 77;
+	}
 #else
+	fprintf(stderr, "SKIP: no name_to_handle_at on this ABI\n");
 	return 77;
 #endif
 	if (fxstat((unsigned)fd, 0, &p, &r.x, sizeof(r)) != 184 &&
