@@ -354,6 +354,25 @@ static void check_seen(const struct file *f, const struct seen *s,
 
 #define SANDBOX	"\"$top_builddir/tests/seccomp-run\" -e EPERM -s statx --"
 
+/*
+ * Can seccomp-run install its filter here (not under qemu-user)?  Asked
+ * once; where it cannot, the tool's sandboxed rows are left out and the
+ * helper's reason said.
+ */
+static int sandbox_works(void)
+{
+	static int works = -1;
+	char out[512];
+
+	if (works < 0) {
+		works = th_run(out, sizeof(out), "%s true 2>&1", SANDBOX) == 0;
+		if (!works)
+			fprintf(stderr, "SKIP-part: the tool under seccomp-run: "
+				"%s\n", out);
+	}
+	return works;
+}
+
 static void check_all(const char *dev, int btime, int version)
 {
 	int i;
@@ -378,25 +397,30 @@ static void check_all(const char *dev, int btime, int version)
 	observe_direct_in_process();
 	observe_tool("LIBXSTAT_NO_STATX=1", "", ALL_MASK,
 		     offsetof(struct file, fallback));
-	observe_tool("", SANDBOX, ALL_MASK, offsetof(struct file, sandbox));
+	if (sandbox_works())
+		observe_tool("", SANDBOX, ALL_MASK,
+			     offsetof(struct file, sandbox));
 	observe_tool("LIBXSTAT_NO_STATX=1", "", DIRECT_MASK,
 		     offsetof(struct file, fb_direct));
-	observe_tool("", SANDBOX, DIRECT_MASK,
-		     offsetof(struct file, sb_direct));
+	if (sandbox_works())
+		observe_tool("", SANDBOX, DIRECT_MASK,
+			     offsetof(struct file, sb_direct));
 	for (i = 0; i < nfiles; i++) {
 		/* With statx, btime is the kernel's: always when it has it. */
 		check_seen(&files[i], &files[i].in_proc, "xstat()", 1, btime,
 			   version);
 		check_seen(&files[i], &files[i].fallback, "fallback", 1, btime,
 			   version);
-		check_seen(&files[i], &files[i].sandbox, "seccomp", 1, btime,
-			   version);
+		if (sandbox_works())
+			check_seen(&files[i], &files[i].sandbox, "seccomp", 1,
+				   btime, version);
 		check_seen(&files[i], &files[i].direct, "xstat() direct", 0,
 			   btime, version);
 		check_seen(&files[i], &files[i].fb_direct, "fallback direct",
 			   0, btime, version);
-		check_seen(&files[i], &files[i].sb_direct, "seccomp direct",
-			   0, btime, version);
+		if (sandbox_works())
+			check_seen(&files[i], &files[i].sb_direct,
+				   "seccomp direct", 0, btime, version);
 	}
 }
 
