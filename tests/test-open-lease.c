@@ -92,12 +92,27 @@ static int run(const char *name, const char *dir, int block)
 {
 	char path[512], c;
 	int ready[2], done[2], st, ret;
+	const char *why;
 	pid_t h, x;
 
 	th_pathf(path, sizeof(path), "%s/leased-%d", dir, block);
 	if (close(open(path, O_CREAT | O_WRONLY, 0644)) ||
 	    pipe(ready) || pipe(done))
 		return 1;
+	/*
+	 * Where this program cannot read the kernel's file handles (qemu-user
+	 * of the other byte order), the generation comes from reopening the
+	 * file, which xstat(3) says breaks a lease: nothing to hold it to.
+	 */
+	why = th_no_native_handles(path);
+	if (why) {
+		fprintf(stderr, "SKIP: %s: %s\n", name, why);
+		close(ready[0]);
+		close(ready[1]);
+		close(done[0]);
+		close(done[1]);
+		return 77;
+	}
 	h = fork();
 	if (h == 0)
 		holder(path, ready[1], done[0]);
