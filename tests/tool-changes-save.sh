@@ -55,28 +55,7 @@ root=
 nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 command -v setpriv >/dev/null || nobody=
 
-# proves FILE [PREFIX...]: do FILE's change tokens prove "unchanged"
-# here (a regular file's token promises every change), read by
-# PREFIX "$tool"?
-proves() {
-	f=$1
-	shift
-	"$@" "$tool" --json --change-token "$f" 2>/dev/null |
-		grep -q '"change_token":{[^}]*"every_change"'
-}
-
-# quiet PROVEN RC OUT DIR: a cycle of the unchanged tree DIR exited RC
-# and printed OUT: nothing and 0 where the tokens prove (PROVEN not
-# empty); else exit 1 and one "unproven" line for each of DIR's entries,
-# no other verdict.
-quiet() {
-	if [ -n "$1" ]; then
-		[ "$2" = 0 ] && [ ! -s "$3" ]
-	else
-		[ "$2" = 1 ] && ! grep -qv '^unproven ' "$3" &&
-			[ "$(wc -l <"$3")" = "$(find "$4" -printf '.\n' | wc -l)" ]
-	fi
-}
+. "$(dirname "$0")/quiet-cycle.sh"
 
 # expect2 LABEL PATTERN CMD...: exit 2, PATTERN on stderr, nothing out.
 expect2() {
