@@ -11,37 +11,47 @@
 #include "internal.h"
 #include "mask.h"
 
-/* mask.h's nanosecond rule, as in the statx backend. */
-static void fill_time(struct xs_stat *st, struct xs_time *t,
-		      const struct timespec *ts, uint64_t bit)
+/* mask.h's nanosecond rule, as in the statx backend: @bit if invalid. */
+static inline uint64_t fill_time(struct xs_time *t, const struct timespec *ts,
+				 uint64_t bit)
 {
-	if (!XS_NSEC_VALID(ts->tv_nsec)) {
-		st->mask &= ~bit;
-		return;
+	if (__builtin_expect(!XS_NSEC_VALID(ts->tv_nsec), 0)) {
+		t->sec = 0;
+		t->nsec = 0;
+		return bit;
 	}
 	t->sec = ts->tv_sec;
-	t->nsec = (uint32_t)ts->tv_nsec;
+	t->nsec = (uint64_t)ts->tv_nsec;
+	return 0;
 }
 
+/* Every member of the kernel's part of @st (internal.h), as statx's. */
 void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 {
-	st->mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
+	uint64_t mask = XSTAT_REQUEST__BASIC_STATS & ~XSTAT_REQUEST_RDEV;
+
 	st->mode = sb->st_mode;
 	st->nlink = (uint32_t)sb->st_nlink;
 	st->uid = sb->st_uid;
 	st->gid = sb->st_gid;
+	st->rdev_major = major(sb->st_rdev);
+	st->rdev_minor = minor(sb->st_rdev);
+	if (S_ISBLK(sb->st_mode) || S_ISCHR(sb->st_mode))
+		mask |= XSTAT_REQUEST_RDEV;
 	st->dev_major = major(sb->st_dev);
 	st->dev_minor = minor(sb->st_dev);
-	fill_time(st, &st->atime, &sb->st_atim, XSTAT_REQUEST_ATIME);
-	fill_time(st, &st->mtime, &sb->st_mtim, XSTAT_REQUEST_MTIME);
-	fill_time(st, &st->ctime, &sb->st_ctim, XSTAT_REQUEST_CTIME);
+	mask &= ~(fill_time(&st->atime, &sb->st_atim, XSTAT_REQUEST_ATIME) |
+		  fill_time(&st->mtime, &sb->st_mtim, XSTAT_REQUEST_MTIME) |
+		  fill_time(&st->ctime, &sb->st_ctim, XSTAT_REQUEST_CTIME));
+	st->btime.sec = 0;
+	st->btime.nsec = 0;
 	st->ino = sb->st_ino;
 	st->size = (uint64_t)sb->st_size;
 	st->blksize = (uint64_t)sb->st_blksize;
 	st->blocks = (uint64_t)sb->st_blocks;
-	if (S_ISBLK(sb->st_mode) || S_ISCHR(sb->st_mode)) {
-		st->rdev_major = major(sb->st_rdev);
-		st->rdev_minor = minor(sb->st_rdev);
-		st->mask |= XSTAT_REQUEST_RDEV;
-	}
+	st->mnt_id = 0;
+	st->mnt_id_unique = 0;
+	st->attributes = 0;
+	st->attributes_mask = 0;
+	st->mask = mask;
 }

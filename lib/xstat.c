@@ -57,13 +57,11 @@ static inline ssize_t deliver(const struct xs_target *t, uint64_t request,
 static void record(struct xs_stat *st, uint64_t request,
 		   const union xs_kernel_stat *k, int from_statx)
 {
-	memset(st, 0, sizeof(*st));
+	xs_stat_clear_rest(st);
 	if (from_statx)
 		xs_stat_from_statx(st, &k->sx, request);
 	else
 		xs_stat_from_stat(st, &k->sb);
-	/* Class (4): an extra result is returned only when requested. */
-	st->mask &= ~XS_EXTRAS | request;
 	/* Known for the mount already: no anchor needed for it. */
 	if (request & XSTAT_REQUEST_FS_ID)
 		xs_fs_id_cached(st);
