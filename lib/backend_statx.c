@@ -130,28 +130,13 @@ static void set_backend(int state)
 	__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 }
 
-/*
- * mask.h's nanosecond rule: an invalid time is not reported (0, and @bit
- * returned for the caller to clear).
- */
-static inline uint64_t fill_time(struct xs_time *t,
-				 const struct xs_statx_timestamp *s,
-				 uint64_t bit)
+void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
+			 uint64_t request)
 {
-	if (__builtin_expect(!XS_NSEC_VALID(s->tv_nsec), 0)) {
-		t->sec = 0;
-		t->nsec = 0;
-		return bit;
-	}
-	t->sec = s->tv_sec;
-	t->nsec = s->tv_nsec;
-	return 0;
-}
+	uint64_t mask = st->mask | xs_mask_from_statx(sx->stx_mask);
 
-static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
-{
 	/* statx always answers for attributes; the mask says which. */
-	st->mask |= XSTAT_REQUEST_ATTRIBUTES;
+	mask |= XSTAT_REQUEST_ATTRIBUTES;
 	st->dio_mem_align = sx->stx_dio_mem_align;
 	st->dio_offset_align = sx->stx_dio_offset_align;
 	st->subvol = sx->stx_subvol;
@@ -163,54 +148,10 @@ static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
 	/* Not asked for the unique one, statx gives mountinfo's. */
 	if ((sx->stx_mask & XS_MASK_STATX_MNT) == XS_STATX_MNT_ID) {
 		st->mnt_id_reusable = sx->stx_mnt_id;
-		st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
+		mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
 	}
-}
-
-/*
- * Every member of the kernel's part of @st (internal.h), the rest left as
- * record() cleared it; the extra results only when @request asks for one.
- */
-void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
-			uint64_t request)
-{
-	uint64_t mask = xs_mask_from_statx(sx->stx_mask);
-
-	st->mode = sx->stx_mode;
-	st->nlink = sx->stx_nlink;
-	st->uid = sx->stx_uid;
-	st->gid = sx->stx_gid;
-	/* Class (2): rdev only for device nodes, whose type must be known. */
-	st->rdev_major = sx->stx_rdev_major;
-	st->rdev_minor = sx->stx_rdev_minor;
-	if ((mask & XSTAT_REQUEST_MODE) &&
-	    (S_ISBLK(sx->stx_mode) || S_ISCHR(sx->stx_mode)))
-		mask |= XSTAT_REQUEST_RDEV;
-	st->dev_major = sx->stx_dev_major;
-	st->dev_minor = sx->stx_dev_minor;
-	mask &= ~(fill_time(&st->atime, &sx->stx_atime, XSTAT_REQUEST_ATIME) |
-		  fill_time(&st->mtime, &sx->stx_mtime, XSTAT_REQUEST_MTIME) |
-		  fill_time(&st->ctime, &sx->stx_ctime, XSTAT_REQUEST_CTIME) |
-		  fill_time(&st->btime, &sx->stx_btime, XSTAT_REQUEST_BTIME));
-	st->ino = sx->stx_ino;
-	st->size = sx->stx_size;
-	st->blksize = sx->stx_blksize;
-	st->blocks = sx->stx_blocks;
-	/*
-	 * statx reports the unique mount ID at no cost when asked: the key
-	 * of the per-filesystem cache (fscache.c).
-	 */
-	st->mnt_id = sx->stx_mnt_id;
-	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
-	/* Kept even unrequested: anchor.c never reopens an automount point. */
-	st->attributes = sx->stx_attributes;
-	st->attributes_mask = sx->stx_attributes_mask;
 	/* Class (4): an extra result is returned only when requested. */
 	st->mask = mask & (~XS_EXTRAS | request);
-	if (request & XS_EXTRAS) {
-		fill_extras(st, sx);
-		st->mask &= ~XS_EXTRAS | request;
-	}
 }
 
 #ifdef XS_NR_statx

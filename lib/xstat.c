@@ -54,8 +54,9 @@ static inline ssize_t deliver(const struct xs_target *t, uint64_t request,
 }
 
 /* The kernel's answer in the record; extras only when requested. */
-static void record(struct xs_stat *st, uint64_t request,
-		   const union xs_kernel_stat *k, int from_statx)
+static inline __attribute__((always_inline)) void
+record(struct xs_stat *st, uint64_t request, const union xs_kernel_stat *k,
+       int from_statx)
 {
 	xs_stat_clear_rest(st);
 	if (from_statx)
@@ -178,11 +179,10 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
  * a class (3) field or extra result is still missing, take the anchored
  * path.
  */
-static ssize_t supplement_or_deliver(const struct xs_target *t,
-				     uint64_t request,
-				     const union xs_kernel_stat *k,
-				     int from_statx, struct xstat *buffer,
-				     size_t buflen)
+static inline __attribute__((always_inline)) ssize_t
+supplement_or_deliver(const struct xs_target *t, uint64_t request,
+		      const union xs_kernel_stat *k, int from_statx,
+		      struct xstat *buffer, size_t buflen)
 {
 	struct xs_stat st;
 
@@ -190,16 +190,22 @@ static ssize_t supplement_or_deliver(const struct xs_target *t,
 	/*
 	 * The promises need the filesystem's type: without statx's unique
 	 * mount ID only the anchor can name the filesystem for fscache.c.
+	 * (The first test alone answers the usual call.)
 	 */
-	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
-	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
+	if ((request & (XS_SUPPLEMENTABLE | XS_PROMISE_EXTRAS)) &&
+	    ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
+	     ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique)))
 		return stat_by_anchor(t, request, k, from_statx, buffer, buflen);
 	return deliver(NULL, request, from_statx, &st, buffer, buflen);
 }
 
-ssize_t xs_stat_target(const struct xs_target *t,
-			const struct xstat_parameters *params,
-			struct xstat *buffer, size_t buflen)
+/*
+ * xs_stat_target()'s work, inline in the entry points: a call of the
+ * library's own less on every call.
+ */
+static inline __attribute__((always_inline)) ssize_t
+stat_target(const struct xs_target *t, const struct xstat_parameters *params,
+	    struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat k;
 	uint64_t request;
@@ -235,6 +241,13 @@ ssize_t xs_stat_target(const struct xs_target *t,
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
 }
 
+ssize_t xs_stat_target(const struct xs_target *t,
+		       const struct xstat_parameters *params,
+		       struct xstat *buffer, size_t buflen)
+{
+	return stat_target(t, params, buffer, buflen);
+}
+
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 			const struct xstat_parameters *params,
 			struct xstat *buffer, size_t buflen)
@@ -254,7 +267,7 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	 * EFAULT, and all of them are made before xs_copyout() writes the
 	 * buffer, so it needs no copy of its own.
 	 */
-	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
+	return xs_ret(stat_target(&t, params, buffer, buflen), saved);
 }
 
 XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
@@ -275,5 +288,5 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 	 */
 	if (fd < 0)
 		return xs_ret(-EBADF, saved);
-	return xs_ret(xs_stat_target(&t, params, buffer, buflen), saved);
+	return xs_ret(stat_target(&t, params, buffer, buflen), saved);
 }
