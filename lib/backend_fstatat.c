@@ -34,10 +34,12 @@ void xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 	st->nlink = (uint32_t)sb->st_nlink;
 	st->uid = sb->st_uid;
 	st->gid = sb->st_gid;
-	st->rdev_major = major(sb->st_rdev);
-	st->rdev_minor = minor(sb->st_rdev);
-	if (S_ISBLK(sb->st_mode) || S_ISCHR(sb->st_mode))
+	/* Class (2), read only with its bit (internal.h). */
+	if (S_ISBLK(sb->st_mode) || S_ISCHR(sb->st_mode)) {
+		st->rdev_major = major(sb->st_rdev);
+		st->rdev_minor = minor(sb->st_rdev);
 		mask |= XSTAT_REQUEST_RDEV;
+	}
 	st->dev_major = major(sb->st_dev);
 	st->dev_minor = minor(sb->st_dev);
 	mask &= ~(fill_time(&st->atime, &sb->st_atim, XSTAT_REQUEST_ATIME) |

@@ -229,11 +229,9 @@ static inline __attribute__((always_inline)) ssize_t
 copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 	size_t buflen)
 {
-	uint64_t present = st->mask;
+	uint64_t present = st->mask | (request & XSTAT_REQUEST_WHY_MISSING);
 	size_t off = sizeof(struct xstat);
 
-	if (request & XSTAT_REQUEST_WHY_MISSING)
-		present |= XSTAT_REQUEST_WHY_MISSING;
 	put_fixed(buffer, st, present);
 	if (present & XS_EXTRAS)
 		off = put_extras(buffer, buflen, off, st, request, present);

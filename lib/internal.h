@@ -49,8 +49,9 @@ struct xs_stat {
 	/*
 	 * The kernel's answer: every member before @gen is written by the
 	 * backend (xs_stat_from_statx(), xs_stat_from_stat()) on every
-	 * call, what it did not obtain as 0; those behind a result bit
-	 * (rdev, btime, attributes) are read only where the bit is set.
+	 * call, what it did not obtain as 0, but rdev, which fstatat's
+	 * gives only with its bit; those behind a result bit (rdev, btime,
+	 * attributes) are read only where the bit is set.
 	 * Nothing of the record but its last part is cleared before (the
 	 * library's own work per call: bench/instr-bounds).
 	 */

@@ -220,6 +220,18 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
 			 : XSTAT_REQUEST__EXTENDED_STATS;
 	/*
+	 * Classes (0) to (2) alone, the usual call: the steps below with
+	 * every rule about the rest known not to apply, so that the
+	 * compiler drops their tests.
+	 */
+	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS))) {
+		ret = kernel_stat(t, request, &k, 0);
+		if (ret < 0)
+			return ret;
+		return supplement_or_deliver(t, request, &k, ret, buffer,
+					     buflen);
+	}
+	/*
 	 * No kernel answer holds a generation or a data version: anchor
 	 * first, so the call is the anchor's open, its statx, the probe and
 	 * the close, with no statx by path before.
