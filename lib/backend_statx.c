@@ -137,14 +137,17 @@ void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
 
 	/* statx always answers for attributes; the mask says which. */
 	mask |= XSTAT_REQUEST_ATTRIBUTES;
-	st->dio_mem_align = sx->stx_dio_mem_align;
-	st->dio_offset_align = sx->stx_dio_offset_align;
-	st->subvol = sx->stx_subvol;
-	st->awu_min = sx->stx_atomic_write_unit_min;
-	st->awu_max = sx->stx_atomic_write_unit_max;
-	st->aw_segments_max = sx->stx_atomic_write_segments_max;
-	st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
-	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+	/* Read only with their bits, which only a request for them keeps. */
+	if (request & (XS_MASK_DOWN3 | XS_MASK_DOWN2)) {
+		st->dio_mem_align = sx->stx_dio_mem_align;
+		st->dio_offset_align = sx->stx_dio_offset_align;
+		st->subvol = sx->stx_subvol;
+		st->awu_min = sx->stx_atomic_write_unit_min;
+		st->awu_max = sx->stx_atomic_write_unit_max;
+		st->aw_segments_max = sx->stx_atomic_write_segments_max;
+		st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
+		st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+	}
 	/* Not asked for the unique one, statx gives mountinfo's. */
 	if ((sx->stx_mask & XS_MASK_STATX_MNT) == XS_STATX_MNT_ID) {
 		st->mnt_id_reusable = sx->stx_mnt_id;

@@ -187,12 +187,13 @@ int xs_kernel_ident(int dfd, const char *path, unsigned flags,
  */
 static inline uint32_t xs_statx_request(uint64_t request)
 {
-	uint32_t smask;
+	uint32_t smask = xs_mask_to_statx_basic(request);
 
-	/* Classes (0) to (2) and btime alone: the rules below all pass. */
+	/* Classes (0) to (2) alone: the rules below all pass. */
 	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS)))
-		return xs_mask_to_statx_basic(request);
-	smask = xs_mask_to_statx(request);
+		return smask;
+	if (request & XS_EXTRAS)
+		smask |= xs_mask_to_statx_extras(request);
 	if ((request & XS_SUPPLEMENTABLE) &&
 	    (!(request & XSTAT_REQUEST_MNT_ID_REUSABLE) ||
 	     (request & XS_UNIQUE_BESIDE_REUSABLE)))
