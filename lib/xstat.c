@@ -220,15 +220,30 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
 			 : XSTAT_REQUEST__EXTENDED_STATS;
 	/*
-	 * Classes (0) to (2) alone, the usual call: the steps below with
-	 * every rule about the rest known not to apply, so that the
-	 * compiler drops their tests.
+	 * Classes (0) to (2) alone, the usual call, and with btime: the
+	 * steps below with every rule about the rest known not to apply, so
+	 * that the compiler drops their tests.  The request passed on is the
+	 * same value, masked so that the compiler knows its zero bits.
 	 */
 	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS))) {
-		/* The same value, its zero bits now known to the compiler. */
 		uint64_t plain = request & ~(XS_SUPPLEMENTABLE | XS_EXTRAS);
 
 		ret = kernel_stat(t, plain, &k, 0);
+		if (ret < 0)
+			return ret;
+		return supplement_or_deliver(t, plain, &k, ret, buffer,
+					     buflen);
+	}
+	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS) &
+	      ~XSTAT_REQUEST_BTIME)) {
+		uint64_t plain = request & ~((XS_SUPPLEMENTABLE | XS_EXTRAS) &
+					     ~XSTAT_REQUEST_BTIME);
+
+		/* anchor_else below: btime is class (3) */
+		ret = kernel_stat(t, plain, &k, 1);
+		if (ret == -ENOSYS)
+			return stat_by_anchor(t, plain, NULL, 0, buffer,
+					      buflen);
 		if (ret < 0)
 			return ret;
 		return supplement_or_deliver(t, plain, &k, ret, buffer,
