@@ -45,6 +45,7 @@ struct snap_ent {
 	uint32_t	line_len;
 	uint32_t	prefix_len;	/* SNAP_LAZY: line up to ,"taken": */
 	uint32_t	lineno;		/* its line in the file */
+	uint32_t	path_hash;	/* of path: made by the parsing threads */
 	const char	*line;		/* the record as read, no newline */
 	struct xstat_time taken;	/* its racy window's end (SNAP_TAKEN) */
 	union {
