@@ -723,7 +723,9 @@ static bool lit(const char **pp, const char *end, const char *lit)
 
 /*
  * snapshot_load_deferred(): a record that starts and ends as json_print()
- * writes one, its name plain, is only cut out.  False: to be parsed now.
+ * writes one, its name plain ASCII, is only cut out (a name in UTF-8 is
+ * checked by the parser now: a name not in UTF-8 must not be taken for
+ * one, e.g. as the snapshot's root).  False: to be parsed now.
  * Whatever is not read here is read before it is used (rebuilt from a
  * record of the same text, or parsed), so nothing is accepted unread.
  */
@@ -739,8 +741,10 @@ static bool add_lazy(struct ctx *c, struct snapshot *s, const char *line,
 	if (!lit(&p, end, "{\"path\":\""))
 		return false;
 	name = p;
+	/* the name is used before its record is read: ASCII, so valid */
 	for (; p < end && *p != '"'; p++)
-		if ((unsigned char)*p < 0x20 || *p == '\\')
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x80 ||
+		    *p == '\\')
 			return false;
 	n = (size_t)(p - name);
 	if (!n || !lit(&p, end, "\",\"path_bytes\":null,\"schema\":") ||
