@@ -34,19 +34,23 @@ enum { JSON_NONE, JSON_NUM, JSON_OBJ, JSON_OWN };
  * A record is built in one buffer on the stack and handed to its stream
  * with one call: a stdio call per member costs more than making the
  * member (some seventy of them a record).  A record longer than the
- * buffer (a long name) goes out in as many writes as it needs.
+ * buffer (a long name) goes out in as many writes as it needs; with no
+ * stream (json_record_text()) it is only marked too long.
  */
-#define JB_SIZE	4096
+#define JB_SIZE	JSON_RECORD_TEXT_MAX
 
 struct jb {
-	FILE	*f;
+	FILE	*f;		/* NULL: json_record_text()'s buffer */
 	size_t	len;
-	char	buf[JB_SIZE];
+	bool	over;		/* ...and the record did not fit */
+	char	*buf;		/* JB_SIZE bytes */
 };
 
 static void jb_flush(struct jb *b)
 {
-	if (b->len)
+	if (!b->f)
+		b->over |= b->len > 0;
+	else if (b->len)
 		fwrite(b->buf, 1, b->len, b->f);
 	b->len = 0;
 }
@@ -56,7 +60,10 @@ static void jb_put_long(struct jb *b, const char *s, size_t n)
 {
 	jb_flush(b);
 	if (n > JB_SIZE) {
-		fwrite(s, 1, n, b->f);
+		if (b->f)
+			fwrite(s, 1, n, b->f);
+		else
+			b->over = true;
 		return;
 	}
 	memcpy(b->buf, s, n);
@@ -255,7 +262,8 @@ static void jb_hex(struct jb *b, const char *str)
 
 bool json_string(FILE *f, const char *str)
 {
-	struct jb b = { .f = f };
+	char mem[JB_SIZE];
+	struct jb b = { .f = f, .buf = mem };
 	bool lossy = jb_string(&b, str);
 
 	jb_flush(&b);
@@ -264,7 +272,8 @@ bool json_string(FILE *f, const char *str)
 
 void json_hex(FILE *f, const char *str)
 {
-	struct jb b = { .f = f };
+	char mem[JB_SIZE];
+	struct jb b = { .f = f, .buf = mem };
 
 	jb_hex(&b, str);
 	jb_flush(&b);
@@ -546,7 +555,8 @@ static void jb_error_record(struct jb *b, const char *name, int err)
 
 void json_error_record(FILE *f, const char *name, int err)
 {
-	struct jb b = { .f = f };
+	char mem[JB_SIZE];
+	struct jb b = { .f = f, .buf = mem };
 
 	jb_error_record(&b, name, err);
 	jb_flush(&b);
@@ -590,41 +600,57 @@ static void json_why_missing(struct jb *b, const struct file_result *r)
 	jb_char(b, '}');
 }
 
+static void jb_record(struct jb *b, const struct file_result *r,
+		      const struct xstat_time *taken)
+{
+	const struct xstat *x = r->x;
+
+	if (r->ret < 0) {
+		jb_error_record(b, r->name, r->err);
+		return;
+	}
+	json_head(b, r->name);
+	JSON_NUM(b, "size_needed", (unsigned long long)r->ret, true);
+	JSON_NUM(b, "result_mask", x->st_result_mask, true);
+	JSON_NUM(b, "mode", x->st_mode, have(r, XSTAT_REQUEST_MODE));
+	json_type(b, r);
+	JSON_NUM(b, "nlink", x->st_nlink, have(r, XSTAT_REQUEST_NLINK));
+	JSON_NUM(b, "uid", x->st_uid, have(r, XSTAT_REQUEST_UID));
+	JSON_NUM(b, "gid", x->st_gid, have(r, XSTAT_REQUEST_GID));
+	JSON_DEV(b, "rdev", &x->st_rdev, have(r, XSTAT_REQUEST_RDEV));
+	JSON_DEV(b, "dev", &x->st_dev, true);
+	JSON_TIME(b, "atime", &x->st_atim, have(r, XSTAT_REQUEST_ATIME));
+	JSON_TIME(b, "mtime", &x->st_mtim, have(r, XSTAT_REQUEST_MTIME));
+	JSON_TIME(b, "ctime", &x->st_ctim, have(r, XSTAT_REQUEST_CTIME));
+	JSON_TIME(b, "btime", &x->st_btim, have(r, XSTAT_REQUEST_BTIME));
+	JSON_NUM(b, "ino", x->st_ino, have(r, XSTAT_REQUEST_INO));
+	JSON_NUM(b, "size", x->st_size, have(r, XSTAT_REQUEST_SIZE));
+	JSON_NUM(b, "blksize", x->st_blksize, true);
+	JSON_NUM(b, "blocks", x->st_blocks, have(r, XSTAT_REQUEST_BLOCKS));
+	JSON_NUM(b, "gen", x->st_gen, have(r, XSTAT_REQUEST_GEN));
+	JSON_NUM(b, "data_version", x->st_data_version,
+		 have(r, XSTAT_REQUEST_DATA_VERSION));
+	json_extras(b, r);
+	json_why_missing(b, r);
+	JSON_TIME(b, "taken", taken, taken != NULL);
+	jb_lit(b, "}\n");
+}
+
 void json_record(FILE *f, const struct file_result *r,
 		 const struct xstat_time *taken)
 {
-	const struct xstat *x = r->x;
-	struct jb b = { .f = f };
+	char mem[JB_SIZE];
+	struct jb b = { .f = f, .buf = mem };
 
-	if (r->ret < 0) {
-		jb_error_record(&b, r->name, r->err);
-		jb_flush(&b);
-		return;
-	}
-	json_head(&b, r->name);
-	JSON_NUM(&b, "size_needed", (unsigned long long)r->ret, true);
-	JSON_NUM(&b, "result_mask", x->st_result_mask, true);
-	JSON_NUM(&b, "mode", x->st_mode, have(r, XSTAT_REQUEST_MODE));
-	json_type(&b, r);
-	JSON_NUM(&b, "nlink", x->st_nlink, have(r, XSTAT_REQUEST_NLINK));
-	JSON_NUM(&b, "uid", x->st_uid, have(r, XSTAT_REQUEST_UID));
-	JSON_NUM(&b, "gid", x->st_gid, have(r, XSTAT_REQUEST_GID));
-	JSON_DEV(&b, "rdev", &x->st_rdev, have(r, XSTAT_REQUEST_RDEV));
-	JSON_DEV(&b, "dev", &x->st_dev, true);
-	JSON_TIME(&b, "atime", &x->st_atim, have(r, XSTAT_REQUEST_ATIME));
-	JSON_TIME(&b, "mtime", &x->st_mtim, have(r, XSTAT_REQUEST_MTIME));
-	JSON_TIME(&b, "ctime", &x->st_ctim, have(r, XSTAT_REQUEST_CTIME));
-	JSON_TIME(&b, "btime", &x->st_btim, have(r, XSTAT_REQUEST_BTIME));
-	JSON_NUM(&b, "ino", x->st_ino, have(r, XSTAT_REQUEST_INO));
-	JSON_NUM(&b, "size", x->st_size, have(r, XSTAT_REQUEST_SIZE));
-	JSON_NUM(&b, "blksize", x->st_blksize, true);
-	JSON_NUM(&b, "blocks", x->st_blocks, have(r, XSTAT_REQUEST_BLOCKS));
-	JSON_NUM(&b, "gen", x->st_gen, have(r, XSTAT_REQUEST_GEN));
-	JSON_NUM(&b, "data_version", x->st_data_version,
-		 have(r, XSTAT_REQUEST_DATA_VERSION));
-	json_extras(&b, r);
-	json_why_missing(&b, r);
-	JSON_TIME(&b, "taken", taken, taken != NULL);
-	jb_lit(&b, "}\n");
+	jb_record(&b, r, taken);
 	jb_flush(&b);
+}
+
+size_t json_record_text(char *buf, const struct file_result *r,
+			const struct xstat_time *taken)
+{
+	struct jb b = { .f = NULL, .buf = buf };
+
+	jb_record(&b, r, taken);
+	return b.over ? 0 : b.len;
 }
