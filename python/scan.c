@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include "xstat.h"
 #include "json-record.h"
 #include "scan.h"
@@ -491,23 +492,58 @@ static int taken_from(PyObject *o, struct xstat_time *t)
 	return 0;
 }
 
+/*
+ * The task's records go to @fd (its part file) through a buffer of this
+ * size, so that a task holds no more than that of them however many
+ * entries it reads; without @fd, into memory, handed back as bytes.
+ */
+#define XS_SCAN_BUFFER	(1 << 20)
+
+static FILE *open_records(int fd, char **bufp, size_t *lenp, char **iobuf)
+{
+	FILE *f;
+	int fd2, err;
+
+	if (fd < 0)
+		return open_memstream(bufp, lenp);
+	*iobuf = malloc(XS_SCAN_BUFFER);
+	if (!*iobuf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (fd2 < 0)
+		return NULL;
+	f = fdopen(fd2, "w");
+	if (!f) {
+		err = errno;
+		close(fd2);
+		errno = err;
+		return NULL;
+	}
+	setvbuf(f, *iobuf, _IOFBF, XS_SCAN_BUFFER);
+	return f;
+}
+
 PyObject *xs_scan(PyObject *m, PyObject *args)
 {
 	PyObject *work, *seq = NULL, *max_o, *taken_o, *subdirs = NULL;
-	PyObject *unread = NULL, *ret = NULL;
+	PyObject *unread = NULL, *records = NULL, *ret = NULL;
 	struct xstat_time taken;
 	struct task t = {
 		.flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 		.max_depth = -1,
 	};
-	char *buf = NULL;
+	char *buf = NULL, *iobuf = NULL;
 	size_t len = 0, i;
 	Py_ssize_t k;
 	long depth;
+	off_t written = 0;
+	int fd = -1, err;
 
 	(void)m;
-	if (!PyArg_ParseTuple(args, "OKOO:_scan", &work,
-			      &t.params.request_mask, &max_o, &taken_o))
+	if (!PyArg_ParseTuple(args, "OKOO|i:_scan", &work,
+			      &t.params.request_mask, &max_o, &taken_o, &fd))
 		return NULL;
 	if (max_o != Py_None) {
 		depth = PyLong_AsLong(max_o);
@@ -526,9 +562,9 @@ PyObject *xs_scan(PyObject *m, PyObject *args)
 	subdirs = PyList_New(0);
 	if (!seq || !subdirs)
 		goto out;
-	t.out = open_memstream(&buf, &len);
+	t.out = open_records(fd, &buf, &len, &iobuf);
 	if (!t.out) {
-		PyErr_NoMemory();
+		PyErr_SetFromErrno(PyExc_OSError);
 		goto out;
 	}
 	/* this call's own stream: no lock per character */
@@ -536,22 +572,28 @@ PyObject *xs_scan(PyObject *m, PyObject *args)
 	for (k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
 		if (do_item(&t, PySequence_Fast_GET_ITEM(seq, k), subdirs))
 			goto out;
-	if (fclose(t.out)) {
-		t.out = NULL;
-		PyErr_NoMemory();
+	if (fd >= 0)
+		written = ftello(t.out);
+	/* a part file that cannot be written whole fails the task */
+	err = fclose(t.out) ? errno : 0;
+	t.out = NULL;
+	if (err) {
+		errno = err;
+		PyErr_SetFromErrno(PyExc_OSError);
 		goto out;
 	}
-	t.out = NULL;
+	records = fd >= 0 ? PyLong_FromLongLong((long long)written) :
+			    PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
 	unread = unread_list(&t);
-	if (!unread)
+	if (!records || !unread)
 		goto out;
-	ret = Py_BuildValue("(y#OKKKKO)", buf, (Py_ssize_t)len, subdirs,
-			    t.entries, t.errors, t.dir_bytes, t.dir_entries,
-			    unread);
+	ret = Py_BuildValue("(OOKKKKO)", records, subdirs, t.entries,
+			    t.errors, t.dir_bytes, t.dir_entries, unread);
 out:
 	if (t.out)
 		fclose(t.out);
 	free(buf);
+	free(iobuf);
 	free_subdirs(&t);
 	free(t.sub);
 	for (i = 0; i < t.nunread; i++)
@@ -559,6 +601,7 @@ out:
 	free(t.unread);
 	Py_XDECREF(seq);
 	Py_XDECREF(subdirs);
+	Py_XDECREF(records);
 	Py_XDECREF(unread);
 	return ret;
 }

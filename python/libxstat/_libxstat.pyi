@@ -129,8 +129,8 @@ def _json_error_record(path: bytes, errno: int) -> str: ...
 _Subdir = tuple[tuple[bytes, int, Optional[tuple[int, int]],
                       tuple[tuple[int, int], ...], bool], int]
 def _scan(work: Sequence[tuple[str, Any]], fields: int,
-          max_depth: Optional[int], taken_ns: Optional[int]
-          ) -> tuple[bytes, list[_Subdir], int, int, int, int,
+          max_depth: Optional[int], taken_ns: Optional[int], fd: int = ...
+          ) -> tuple[Union[bytes, int], list[_Subdir], int, int, int, int,
                      list[tuple[bytes, int]]]: ...
 def _opendir(path: Union[str, bytes, int], fields: int,
              sync: Optional[bool],

@@ -89,19 +89,36 @@ def _part_name(work: _t.Sequence[_t.Any]) -> str:
     return f"part-{h.hexdigest()}.jsonl"
 
 
-def _write_part(out: str, name: str, records: bytes) -> None:
-    """Write @records as @out/@name, whole or not at all: under a
-    temporary name, renamed over any earlier run's file.  Not synced: a
-    killed worker's data is in the page cache all the same, and a machine
-    that goes down takes the scan with it (run it again)."""
+def _scan_to_part(work: _t.Sequence[_t.Any], fields: int,
+                  max_depth: _t.Optional[int], taken: _t.Optional[int],
+                  out: str) -> _t.Tuple[_t.Optional[str], _t.Tuple]:
+    """_scan() @work with its records written to its part file in @out,
+    whole or not at all: under a temporary name, renamed over any earlier
+    run's file (none where there are no records).  Returns the part's
+    name and what _scan() returned.  Not synced: a killed worker's data
+    is in the page cache all the same, and a machine that goes down takes
+    the scan with it (run it again)."""
+    name = _part_name(work)
     final = _os.path.join(out, name)
     # the host, process and thread that write it: unique on a shared
     # filesystem too
     tmp = _os.path.join(out, f".{name}.{_socket.gethostname()}."
                              f"{_os.getpid()}.{_threading.get_ident()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(records)
-    _os.replace(tmp, final)
+    fd = _os.open(tmp, _os.O_WRONLY | _os.O_CREAT | _os.O_TRUNC |
+                  _os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            got = _c._scan(work, fields, max_depth, taken, fd)
+        finally:
+            _os.close(fd)
+        if got[0]:
+            _os.replace(tmp, final)
+            return name, got
+    except BaseException:
+        _os.unlink(tmp)
+        raise
+    _os.unlink(tmp)
+    return None, got
 
 
 def _task(work: _t.Sequence[_t.Any], fields: int,
@@ -114,22 +131,23 @@ def _task(work: _t.Sequence[_t.Any], fields: int,
     the directories entered but not read, timing) and the records under
     "lines" unless they went to a part file in @out."""
     t0 = _time.perf_counter()
-    records, subdirs, entries, errors, dir_bytes, dir_entries, unread = \
-        _c._scan(work, fields, max_depth, taken)
-    part = None
-    if out is not None and records:
-        part = _part_name(work)
-        _write_part(out, part, records)
+    c0 = _time.thread_time()
+    part = lines = None
+    if out is not None:
+        part, got = _scan_to_part(work, fields, max_depth, taken, out)
+    else:
+        got = _c._scan(work, fields, max_depth, taken)
+        # one line per record; the writer escapes every other line break
+        lines = got[0].decode("utf-8").split("\n")[:-1]
+    _, subdirs, entries, errors, dir_bytes, dir_entries, unread = got
     meta = {
         "subdirs": subdirs, "entries": entries, "errors": errors,
         "unread": unread, "dirs": len(work), "dir_bytes": dir_bytes,
         "dir_entries": dir_entries,
         "elapsed": _time.perf_counter() - t0,
+        "cpu": _time.thread_time() - c0,
         "worker": _worker_address(), "pid": _os.getpid(), "part": part,
     }
-    # one line per record; the writer escapes every other line break
-    lines = None if out is not None else \
-        records.decode("utf-8").split("\n")[:-1]
     return {"meta": meta, "lines": lines}
 
 
@@ -176,7 +194,9 @@ class Summary:
     errno) of each directory whose entry has its record but which could
     not be read, or not whole (errno 0: it changed during the walk and
     was not entered); each is one of the errors, as for xstat -r, which
-    writes no record of its own for it either."""
+    writes no record of its own for it either.  task_cpu_s: the CPU
+    seconds the tasks' threads spent in them (the work itself, without
+    the cluster's own)."""
 
     def __init__(self) -> None:
         self.entries = 0
@@ -191,6 +211,7 @@ class Summary:
         self.worth_a_task = 1
         self.parts: _t.List[str] = []
         self.unread: _t.List[_t.Tuple[bytes, int]] = []
+        self.task_cpu_s = 0.0
 
     @property
     def rate(self) -> float:
@@ -203,7 +224,8 @@ class Summary:
                 f"{self.dirs} directories (task {self.per_task_s * 1e3:.2f} "
                 f"ms, empty {self.empty_task_s * 1e3:.2f} ms, entry "
                 f"{self.per_entry_s * 1e6:.1f} us: a task is worth "
-                f"{self.worth_a_task} entries)")
+                f"{self.worth_a_task} entries; tasks' CPU "
+                f"{self.task_cpu_s:.2f} s)")
 
 
 def _per_task_cost(client: _t.Any, rounds: int = 100) -> float:
@@ -299,6 +321,7 @@ class _Walk:
         s.entries += m["entries"]
         s.errors += m["errors"]
         s.unread.extend(m["unread"])
+        s.task_cpu_s += m["cpu"]
         s.dirs += m["dirs"]
         s.tasks += 1
         s.workers[m["worker"]] = s.workers.get(m["worker"], 0) + 1
