@@ -152,8 +152,8 @@ static void do_entry(struct task *t, const char *path, int depth,
 {
 	unsigned char type;
 
-	if (e->d_error || !e->d_xstat_len) {
-		error_record(t, path, e->d_error ? e->d_error : EIO);
+	if (e->d_error) {
+		error_record(t, path, e->d_error);
 		return;
 	}
 	record(t, path, e->d_xstat, (ssize_t)e->d_xstat_len);
