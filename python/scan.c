@@ -44,7 +44,7 @@ struct subdir {
 	char		*path;
 	struct ident	id;
 	bool		check;		/* @id is its entry's identity */
-	bool		known;		/* its type was known: ENOTDIR is an error */
+	bool		known;		/* type known: ENOTDIR is an error */
 	unsigned long long size;	/* st_size of its entry, or 0 */
 };
 
@@ -59,7 +59,7 @@ struct task {
 	struct xstat_parameters	params;
 	int			max_depth;	/* -1: no limit */
 	const struct xstat_time	*taken;
-	FILE			*out;	/* the records, in memory */
+	FILE			*out;	/* the records: part file or memory */
 	unsigned long long	entries, errors, dir_bytes, dir_entries;
 	struct subdir		*sub;	/* found by the current directory */
 	size_t			nsub, subroom;
