@@ -21,6 +21,7 @@ Every worker process runs on this machine: a multi-node cluster emulated,
 all of them clients of the same kernel and the same FUSE server.
 """
 
+import atexit
 import os
 import re
 import resource
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 
+import dask
 from distributed import Client, LocalCluster
 
 from libxstat import distributed as xd
@@ -64,10 +66,18 @@ def cluster_cpu(client):
     return sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
 
 
+# The workers' space (lock files, spilled data): the run's own, removed
+# at its end, not a dask-worker-space left in /tmp.
+SPACE = tempfile.mkdtemp(prefix="xstat-dask-bench-space.")
+atexit.register(shutil.rmtree, SPACE, True)
+dask.config.set({"temporary-directory": SPACE})
+
+
 def cluster(workers, threads):
     t0 = time.perf_counter()
     c = LocalCluster(n_workers=workers, threads_per_worker=threads,
-                     processes=True, dashboard_address=":0")
+                     processes=True, dashboard_address=":0",
+                     local_directory=SPACE)
     client = Client(c)
     return c, client, time.perf_counter() - t0
 
@@ -171,7 +181,7 @@ def cpu(rounds, trees):
                     c, _ = _timed_cpu([TOOL, "-r", "--json", root], f)
                 rows["tool"].append(c)
 
-            def dask(which, path):
+            def scan(which, path):
                 nonlocal entries
                 parts = os.path.join(tmp, "parts")
                 shutil.rmtree(parts, ignore_errors=True)
@@ -183,8 +193,8 @@ def cpu(rounds, trees):
                     # an earlier version's summary may not say it
                     if m.group(2):
                         rows["tasks"].append(float(m.group(2)))
-            steps = [tool, lambda: dask("whole", root),
-                     lambda: dask("empty", empty)]
+            steps = [tool, lambda: scan("whole", root),
+                     lambda: scan("empty", empty)]
             for r in range(rounds):
                 for i in range(len(steps)):
                     steps[(r + i) % len(steps)]()
