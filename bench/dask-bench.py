@@ -181,7 +181,7 @@ def cpu(rounds, trees):
                     c, _ = _timed_cpu([TOOL, "-r", "--json", root], f)
                 rows["tool"].append(c)
 
-            def scan(which, path):
+            def command(which, path):
                 nonlocal entries
                 parts = os.path.join(tmp, "parts")
                 shutil.rmtree(parts, ignore_errors=True)
@@ -193,8 +193,8 @@ def cpu(rounds, trees):
                     # an earlier version's summary may not say it
                     if m.group(2):
                         rows["tasks"].append(float(m.group(2)))
-            steps = [tool, lambda: scan("whole", root),
-                     lambda: scan("empty", empty)]
+            steps = [tool, lambda: command("whole", root),
+                     lambda: command("empty", empty)]
             for r in range(rounds):
                 for i in range(len(steps)):
                     steps[(r + i) % len(steps)]()
