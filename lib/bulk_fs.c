@@ -17,6 +17,7 @@
 #include "mntid.h"
 #include "internal.h"
 #include "pipeline.h"
+#include "result.h"
 
 /*
  * With multigrain timestamps (6.13+) statx reports ctime and mtime only
@@ -37,6 +38,39 @@ static int unasked_times(const struct xstat_dir *d)
 	return xs_stat_record(&t, XSTAT_REQUEST_MODE, XSTAT_REQUEST_MODE,
 			      &st) == 1 &&
 	       !(st.mask & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME));
+}
+
+/*
+ * The reusable mount ID and the filesystem's lasting name are facts of
+ * the mount and of the filesystem, not of a file: asked once, of the
+ * directory (@st: its mount's record, the row resolved), and handed to
+ * every entry of a raw batch seen through the same mount on the same
+ * device (bulk_fs_give()), which would otherwise take each by the
+ * per-call pipeline, anchor and all.  The unique mount ID is never
+ * reused and the open directory holds its mount: an entry whose statx
+ * names that ID is on the mount these were asked of.
+ */
+static void mount_extras(struct xstat_dir *d, struct xs_stat *st)
+{
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			       .anchored = 1, .own_fd = 1, .is_fd = 1 };
+	uint64_t want = d->request & (XSTAT_REQUEST_MNT_ID_REUSABLE |
+				      XSTAT_REQUEST_FS_ID);
+
+	if (!want)
+		return;
+	st->mode = S_IFDIR;
+	st->dev_major = d->dev_major;
+	st->dev_minor = d->dev_minor;
+	if (want & XSTAT_REQUEST_MNT_ID_REUSABLE)
+		xs_mnt_id_reusable_get(&t, st);
+	if (want & XSTAT_REQUEST_FS_ID)
+		xs_fs_id_get(&t, st);
+	d->mnt_extras = st->mask & want;
+	d->mnt_id_reusable = st->mnt_id_reusable;
+	memcpy(d->fs_id, st->fs_id, sizeof(d->fs_id));
+	d->fs_id_source = st->fs_id_source;
 }
 
 /*
@@ -62,7 +96,22 @@ static void dir_mount(struct xstat_dir *d)
 		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
 		d->fsflags = st.fsflags;
 		d->mnt_facts = 1;
+		mount_extras(d, &st);
 	}
+}
+
+void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
+{
+	st->fs_key = d->mnt_key;
+	st->fs = d->fs;
+	st->fsflags = d->fsflags;
+	st->fs_resolved = 1;
+	if (!(d->mnt_extras & ~st->mask))
+		return;
+	st->mask |= d->mnt_extras;
+	st->mnt_id_reusable = d->mnt_id_reusable;
+	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
+	st->fs_id_source = d->fs_id_source;
 }
 
 /*

@@ -204,12 +204,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		}
 		/* The directory's row, resolved once: the entry's too. */
 		if (d->mnt_facts && e->st->mnt_id_unique &&
-		    e->st->mnt_id == d->mnt_key) {
-			e->st->fs_key = d->mnt_key;
-			e->st->fs = d->fs;
-			e->st->fsflags = d->fsflags;
-			e->st->fs_resolved = 1;
-		}
+		    e->st->mnt_id == d->mnt_key)
+			bulk_fs_give(d, e->st);
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
