@@ -178,7 +178,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		return;
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
-	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv);
+	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
+				d->keys[0].ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
