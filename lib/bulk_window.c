@@ -301,7 +301,8 @@ int bulk_fill_batch(struct xstat_dir *d)
 
 	if (want) {
 		bulk_dir_fs(d);
-		if (!d->raw_inodes)
+		/* Refused once, the device is for this stream's life. */
+		if (!d->raw_inodes || (d->refused & XS_REFUSED_DEVICE))
 			want = 0;
 	}
 	ret = collect(d, want ? BULK_BATCH : BULK_SMALL);
