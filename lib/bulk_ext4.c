@@ -20,9 +20,10 @@
  * per-call path, which decides on its own.
  *
  * The device is opened by ext4dev.c, as for a single call: only facts
- * (its /dev path, its geometry) are remembered between batches, and the
- * superblock is read again and compared on each open.  Data versions
- * follow the per-call rule (xs_ext4_dev_dv_ok()).
+ * (its /dev path, its geometry, the inode tables of groups read) are
+ * remembered between batches, under the directory's unique mount ID;
+ * without one the superblock is read again and compared on each open.
+ * Data versions follow the per-call rule (xs_ext4_dev_dv_ok()).
  */
 #include <errno.h>
 #include <fcntl.h>
