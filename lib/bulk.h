@@ -107,7 +107,10 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
  * the per-call path gets the same result, only slower.
  */
 extern XS_HIDDEN unsigned long xs_bulk_raw_ready;
-/* Entries handed out by the per-call pipeline (bulk_entry.c), the same. */
+/*
+ * Entries handed out by the per-call pipeline, the same kind of hook:
+ * counted per stream, added when it is closed.
+ */
 extern XS_HIDDEN unsigned long xs_bulk_per_call;
 
 #endif /* LIBXSTAT_BULK_H */

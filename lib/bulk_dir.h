@@ -67,6 +67,7 @@ struct xstat_dir {
 	int			uring;
 	unsigned		sampled;	/* calls timed in this batch */
 	uint64_t		sample_ns;
+	unsigned long		per_call;	/* entries: xs_bulk_per_call */
 	const char		**ahead;	/* names, in keys[] order */
 	struct xstat_dirent	out;
 	union {

@@ -11,8 +11,6 @@
 #include "bulk_uring.h"
 #include "pipeline.h"
 
-unsigned long xs_bulk_per_call;	/* atomic */
-
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 {
 	ssize_t len;
@@ -54,7 +52,7 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 
 		len = xs_stat_target(&t, &d->params, &d->res.x,
 				     sizeof(d->res));
-		__atomic_add_fetch(&xs_bulk_per_call, 1, __ATOMIC_RELAXED);
+		d->per_call++;
 		if (len < 0) {
 			e->err = (int)-len;
 			e->state = BULK_FAILED;
