@@ -10,7 +10,7 @@ DIR > /dev/null` on the snapshot taken before the rounds, with nothing
 changed; rounds are interleaved so that both see the same machine.  One
 warm-up round is not counted.  Prints per tool: the median wall time of
 each, their CPU time (user + system), and the median, lowest and highest
-per-round ratio.
+per-round ratio of wall and of CPU time (bench/tree_timing.py).
 
   bench/changes-time.py [--files 100000 | --dir DIR] [--rounds 11]
                         [--tool ./tools/xstat]... [--keep WORKDIR]
@@ -21,98 +21,39 @@ unpacked kernel source).  Several --tool: each build gets its own walk
 and --changes in every round, in turn (to compare builds).
 """
 
-import argparse
-import os
-import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 
-
-def make_tree(root, files):
-    per = 100
-    for i in range(files):
-        d = os.path.join(root, "d%03d" % (i // per))
-        if i % per == 0:
-            os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "f%05d" % i), "wb") as f:
-            f.write(b"content %08d\n" % i)
-
-
-def timed(argv, out):
-    """Wall and CPU seconds of one run; its exit status."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=out)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    return wall, ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(status)
+import tree_timing as tt
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--files", type=int, default=100000)
-    ap.add_argument("--dir")
-    ap.add_argument("--rounds", type=int, default=11)
-    ap.add_argument("--tool", action="append")
-    ap.add_argument("--keep", help="work directory, kept")
-    a = ap.parse_args()
-    tools = a.tool or [os.environ.get("XSTAT_TOOL", "./tools/xstat")]
-    base = a.keep or tempfile.mkdtemp(prefix="xstat-changes-time.")
-    os.makedirs(base, exist_ok=True)
-    try:
-        if a.dir:
-            root = os.path.abspath(a.dir)
-        else:
-            root = os.path.join(base, "tree")
-            if not os.path.isdir(root):
-                make_tree(root, a.files)
-                time.sleep(1.1)     # past the racy window of the snapshot
-        snap = os.path.join(base, "tree.snap")
-        fresh = os.path.join(base, "fresh.snap")
+    a, paths = tt.arguments(__doc__, "xstat-changes-time.")
+    tools = [tt.Tool(p) for p in paths]
+    with tt.Workdir(a) as w:
+        snap, fresh = w.path("tree.snap"), w.path("fresh.snap")
         with open(snap, "wb") as f:
-            subprocess.run([tools[0], "-r", "--json", "--change-token",
-                            root], stdout=f, check=True)
+            if tools[0].run(["-r", "--json", "--change-token", w.root], f,
+                            None, False):
+                sys.exit("the first walk failed")
         entries = sum(1 for _ in open(snap, "rb"))
-        res = {t: {"walk": [], "chg": [], "wcpu": [], "ccpu": [],
-                   "ratio": []} for t in tools}
-        for rnd in range(a.rounds + 1):
-            for t in tools:
-                with open(fresh, "wb") as f:
-                    w, wc, rc = timed([t, "-r", "--json", "--change-token",
-                                       root], f)
-                if rc != 0:
-                    sys.exit("%s: the walk failed (%d)" % (t, rc))
-                c, cc, rc = timed([t, "-r", "--changes=" + snap, root],
-                                  subprocess.DEVNULL)
-                if rc != 0:
-                    sys.exit("%s --changes: exit %d, want 0 (nothing "
-                             "changed)" % (t, rc))
-                if rnd == 0:
-                    continue        # warm-up
-                r = res[t]
-                r["walk"].append(w)
-                r["chg"].append(c)
-                r["wcpu"].append(wc)
-                r["ccpu"].append(cc)
-                r["ratio"].append(c / w)
-        med = statistics.median
-        print("%d entries (%s), snapshot %.1f MB, %d rounds, %d CPUs, "
-              "load %.1f" % (entries, root, os.path.getsize(snap) / 1e6,
-                             a.rounds, os.cpu_count(), os.getloadavg()[0]))
-        print("| tool | walk > SNAP (s) | --changes (s) | walk CPU (s) "
-              "| --changes CPU (s) | ratio median | ratio min-max |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for t in tools:
-            r = res[t]
-            print("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f |" % (
-                t, med(r["walk"]), med(r["chg"]), med(r["wcpu"]),
-                med(r["ccpu"]), med(r["ratio"]), min(r["ratio"]),
-                max(r["ratio"])))
-    finally:
-        if not a.keep:
-            shutil.rmtree(base, ignore_errors=True)
+
+        def one_round(t, counted):
+            with open(fresh, "wb") as f:
+                rc = t.run(["-r", "--json", "--change-token", w.root], f,
+                           "walk", counted)
+            if rc != 0:
+                sys.exit("%s: the walk failed (%d)" % (t.path, rc))
+            rc = t.run(["-r", "--changes=" + snap, w.root],
+                       subprocess.DEVNULL, "changes", counted)
+            if rc != 0:
+                sys.exit("%s --changes: exit %d, want 0 (nothing changed)"
+                         % (t.path, rc))
+
+        tt.interleave(tools, a.rounds, one_round)
+        tt.header(entries, w.root, snap, a.rounds)
+        tt.ratio_table(tools, ["changes"], ["walk"], "--changes",
+                       "walk > SNAP")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,18 @@
 #    entry.  Trees: LINUX_TREE (an unpacked linux-source-6.1, default
 #    /var/tmp/linux-6.1-dask/linux-source-6.1) and a made-up tree of
 #    100 directories of 1000 files.
-# 2. bench/latfs over FUSE, each request answered after $XD_LATENCY_US
-#    (2000) microseconds by a multi-threaded server: files/s of 1 and 4
-#    worker processes ($XD_THREADS threads each: 1,8,32) and of xstat -r
-#    --threads=N, on $XD_DIRS (128) directories of $XD_FILES (125) files,
-#    mounted afresh for each run (the kernel keeps what it learns for
-#    30 s, as an NFS client does).
+# 2. CPU per entry: xstat -r --json against --local 2 (the whole run less
+#    the same over an empty directory, and the tasks' own CPU), in
+#    $XD_ROUNDS (5) interleaved rounds, on each tree and on $XD_BIG, a
+#    tree too large for the cluster's start-up to drown the figure
+#    (default: none; e.g. four hard-linked copies of LINUX_TREE).
+# 3. bench/latfs over FUSE, each request answered after $XD_LATENCY_US
+#    (2000) microseconds by a multi-threaded server: files/s of
+#    $XD_WORKERS (1 4) worker processes ($XD_THREADS threads each:
+#    1,8,32) and of xstat -r --threads=N ($XD_TOOL_THREADS), on $XD_DIRS
+#    (128) directories of $XD_FILES (125) files, mounted afresh for each
+#    run (the kernel keeps what it learns for 30 s, as an NFS client
+#    does); $XD_FUSE_ROUNDS (1) interleaved rounds, medians.
 #
 # Every worker runs on this machine: a multi-node cluster emulated.
 set -u
@@ -59,9 +65,12 @@ else
 fi
 # shellcheck disable=SC2086
 $py "$top/bench/dask-bench.py" local $trees || exit 1
+# shellcheck disable=SC2086
+$py "$top/bench/dask-bench.py" cpu "${XD_ROUNDS:-5}" $trees ${XD_BIG:-} ||
+	exit 1
 
 ${CC:-cc} -O2 -D_FILE_OFFSET_BITS=64 $(pkg-config --cflags fuse3) \
 	"$top/bench/latfs.c" $(pkg-config --libs fuse3) -o "$work/latfs" || exit 2
-$py "$top/bench/dask-bench.py" fuse "$mnt" "${XD_THREADS:-1,8,32}" \
+XD_ROUNDS=${XD_FUSE_ROUNDS:-1} $py "$top/bench/dask-bench.py" fuse "$mnt" "${XD_THREADS:-1,8,32}" \
 	"$work/latfs" --dirs="${XD_DIRS:-128}" --files="${XD_FILES:-125}" \
 	--latency-us="${XD_LATENCY_US:-2000}" -o max_threads=256

@@ -11,10 +11,11 @@
  *   instr-loop KIND CALLS PATH
  *
  * KIND is a request on the file PATH (basic, btime, gen, dv, token,
- * all+extras; fb-basic and fb-btime behind a seccomp filter that answers
- * statx with ENOSYS, as a sandbox does) or a directory stream over PATH
- * (dir-basic, dir-extended: one pass, CALLS unused; the driver varies the
- * directory's size instead).  Exit 0, or 2 with a message.
+ * all+extras; fb-basic, fb-btime, fb-token and fb-all+extras behind a
+ * seccomp filter that answers statx with ENOSYS, as a sandbox does) or a
+ * directory stream over PATH (dir-basic, dir-gen, dir-token,
+ * dir-extended, dir-all+extras: one pass, CALLS unused; the driver varies
+ * the directory's size instead).  Exit 0, or 2 with a message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +48,13 @@ static const struct kind kinds[] = {
 	{ "all+extras", XSTAT_REQUEST__ALL_STATS, 0, 0 },
 	{ "fb-basic", M_BASIC, 1, 0 },
 	{ "fb-btime", M_BASIC | XSTAT_REQUEST_BTIME, 1, 0 },
+	{ "fb-token", XSTAT_REQUEST_CHANGE_TOKEN, 1, 0 },
+	{ "fb-all+extras", XSTAT_REQUEST__ALL_STATS, 1, 0 },
 	{ "dir-basic", M_BASIC, 0, 1 },
+	{ "dir-gen", M_BASIC | XSTAT_REQUEST_GEN, 0, 1 },
+	{ "dir-token", XSTAT_REQUEST_CHANGE_TOKEN, 0, 1 },
 	{ "dir-extended", XSTAT_REQUEST__EXTENDED_STATS, 0, 1 },
+	{ "dir-all+extras", XSTAT_REQUEST__ALL_STATS, 0, 1 },
 };
 
 static void die(const char *what)

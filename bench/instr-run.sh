@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # bench/instr-run.sh - the instructions libxstat.so executes per call (and
-# per directory stream entry), by callgrind, held against bench/instr-bounds.
+# per directory stream entry), by callgrind, held against bench/instr-bounds,
+# or side by side for two or more libraries (a change's before and after).
 # Run as root from the build tree after `make bench/instr-loop` (or by
 # `make bench-instructions`, which does both):
 #
 #	sh bench/instr-run.sh [-w] [-v] [-s] [-k KIND] [BOUNDS]
+#	sh bench/instr-run.sh [-v] [-k KIND] -L BUILD_A -L BUILD_B ...
 #
 # Each kind runs twice under callgrind, with 1,000 and 3,000 calls (a
 # stream: over a directory of 1,000 and of 3,000 files); the count is the
@@ -18,27 +20,37 @@
 # its full path (raw inodes for btime behind the filter and for extended
 # streams).  LIBXSTAT_URING=never: a stream's read-ahead is chosen by how
 # long its first calls take, which under callgrind says "cold" at random;
-# the counts are of the hot path.
+# the counts are of the hot path.  Valgrind answers statmount(2) with
+# ENOSYS: the kinds that need the filesystem's type without an anchor
+# (token) look it up on every call, as they do where a sandbox refuses it.
 #
 # -w prints the counts as a bounds file; -v adds each kind's functions;
 # -s each kind's system calls per call (strace, the same two lengths);
-# -k runs one kind.  Exit 0 when every count is within its bound plus the
-# tolerance, 1 when one is above, 77 (and why, on stderr) when it cannot
-# measure: no valgrind, not root, no loop device or mkfs.ext4, or a build
-# (compiler, CFLAGS) or kernel other than the ones the bounds were taken on.
+# -k runs one kind.  -L BUILD (repeated): this build's bench/instr-loop
+# run on the library of each build tree BUILD (its lib/.libs, any commit
+# with xstat() and xstat_opendir()), one column each, and the last over
+# the first; no bounds are checked.  Exit 0 when every count is within its
+# bound plus the tolerance, 1 when one is above, 77 (and why, on stderr)
+# when it cannot measure: no valgrind, not root, no loop device or
+# mkfs.ext4, or a build (compiler, CFLAGS) or kernel other than the ones
+# the bounds were taken on.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(pwd)
 loop=$build/bench/instr-loop
-write=0 verbose=0 syscalls=0 only=
-while getopts wvsk: opt; do
+write=0 verbose=0 syscalls=0 only= libs=
+while getopts wvsk:L: opt; do
 	case $opt in
 	w) write=1 ;;
 	v) verbose=1 ;;
 	s) syscalls=1 ;;
 	k) only=$OPTARG ;;
-	*) echo "usage: $0 [-w] [-v] [-s] [-k KIND] [BOUNDS]" >&2; exit 2 ;;
+	L) [ -r "$OPTARG/lib/.libs/libxstat.so.1" ] || {
+		echo "$0: no $OPTARG/lib/.libs/libxstat.so.1" >&2; exit 2; }
+	   libs="$libs $(cd "$OPTARG" && pwd)/lib/.libs" ;;
+	*) echo "usage: $0 [-w] [-v] [-s] [-k KIND] [-L BUILD]... [BOUNDS]" >&2
+	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -70,7 +82,7 @@ want_kernel=$(sed -n 's/^kernel //p' "$bounds")
 want_cc=$(sed -n 's/^compiler //p' "$bounds")
 want_flags=$(sed -n 's/^cflags //p' "$bounds")
 tolerance=$(sed -n 's/^tolerance //p' "$bounds")
-if [ $write = 0 ]; then
+if [ $write = 0 ] && [ -z "$libs" ]; then
 	[ "$compiler" = "$want_cc" ] ||
 		skip "bounds are for $want_cc, this build is $compiler"
 	[ "$cflags" = "$want_flags" ] ||
@@ -121,6 +133,7 @@ calls() {
 # flags: no cache or branch simulation, no system time, one profile.
 count() {
 	set -- $(where "$1" "$2")
+	${lib:+env LD_LIBRARY_PATH="$lib"} \
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
 		--cache-sim=no --branch-sim=no --collect-systime=no \
 		--separate-threads=no --dump-instr=no --compress-strings=no \
@@ -133,40 +146,79 @@ count() {
 		"$work/cg.out"
 }
 
+# per KIND: instructions per call of the library in $lib (empty: this
+# build's), "total" and each function per call in $work/per
+per() {
+	count "$1" $short > "$work/a" && count "$1" $long > "$work/b" || exit 2
+	awk -v d=$((long - short)) 'FNR == NR { a[$1] = $2; next }
+		{ printf "%s %.1f\n", $1, ($2 - a[$1]) / d }' \
+		"$work/a" "$work/b" > "$work/per"
+	sed -n 's/^total //p' "$work/per"
+}
+
+# functions: the functions of the last per(), half an instruction or more
+functions() {
+	awk '$1 != "total" && $2 >= 0.5 {
+		printf "      %7.1f  %s\n", $2, $1 }' "$work/per" | sort -rn
+}
+
 kinds=$(sed -n 's/^kind \([^ ]*\) .*/\1/p' "$bounds")
 [ -n "$only" ] && kinds=$only
 [ $write = 1 ] && printf '# '
 echo "libxstat.so instructions per call (per entry for dir-*):" \
      "($long - $short runs) / $((long - short)); $compiler, CFLAGS '$cflags'," \
      "valgrind $(valgrind --version | sed 's/valgrind-//'), $(uname -r)"
+
+# Side by side: one column per library, the last over the first.
+if [ -n "$libs" ]; then
+	printf '  %-15s' kind
+	for lib in $libs; do
+		printf ' %12s' "$(basename "$(dirname "$(dirname "$lib")")")"
+	done
+	printf '   last/first\n'
+	for k in $kinds; do
+		printf '  %-15s' "$k"
+		first= c= i=0
+		for lib in $libs; do
+			c=$(per "$k") && [ -n "$c" ] || exit 2
+			printf ' %12s' "$c"
+			[ -n "$first" ] || first=$c
+			i=$((i + 1))
+			functions > "$work/fn.$i"
+		done
+		awk -v a="$first" -v b="$c" 'BEGIN { printf "   %.3f\n", b / a }'
+		i=0
+		for lib in $libs; do
+			i=$((i + 1))
+			[ $verbose = 1 ] || break
+			echo "    $lib:"
+			cat "$work/fn.$i"
+		done
+	done
+	exit 0
+fi
+
 [ $write = 1 ] && printf 'compiler %s\ncflags %s\nkernel %s\ntolerance %s\n' \
 	"$compiler" "$cflags" "$kernel" "${tolerance:-3}"
+lib=
 fails=0
 for k in $kinds; do
-	count "$k" $short > "$work/a" && count "$k" $long > "$work/b" || exit 2
-	per=$(awk -v d=$((long - short)) 'FNR == NR { a[$1] = $2; next }
-		$1 == "total" { printf "%.1f", ($2 - a[$1]) / d }' \
-		"$work/a" "$work/b")
+	c=$(per "$k") && [ -n "$c" ] || exit 2
 	bound=$(sed -n "s/^kind $k \([0-9.]*\).*/\1/p" "$bounds")
 	if [ $write = 1 ]; then
-		printf 'kind %s %.0f\n' "$k" "$per"
+		printf 'kind %s %.0f\n' "$k" "$c"
 	elif [ -z "$bound" ]; then
 		echo "$0: no bound for $k in $bounds" >&2
 		exit 2
 	else
-		verdict=$(awk -v c="$per" -v b="$bound" -v t="$tolerance" \
+		verdict=$(awk -v c="$c" -v b="$bound" -v t="$tolerance" \
 			'BEGIN { print c <= b + t ? "PASS" : "FAIL" }')
 		[ "$verdict" = PASS ] || fails=1
-		awk -v k="$k" -v c="$per" -v b="$bound" -v v="$verdict" \
-			'BEGIN { printf "  %s  %-13s %7.1f  bound %5d  x%.3f\n",
+		awk -v k="$k" -v c="$c" -v b="$bound" -v v="$verdict" \
+			'BEGIN { printf "  %s  %-15s %7.1f  bound %5d  x%.3f\n",
 				 v, k, c, b, c / b }'
 	fi
-	if [ $verbose = 1 ]; then
-		awk -v d=$((long - short)) 'FNR == NR { a[$1] = $2; next }
-			$1 != "total" && $2 - a[$1] >= d / 2 {
-				printf "      %7.1f  %s\n", ($2 - a[$1]) / d, $1 }' \
-			"$work/a" "$work/b" | sort -rn
-	fi
+	[ $verbose = 1 ] && functions
 	if [ $syscalls = 1 ]; then
 		calls "$k" $short > "$work/sa" && calls "$k" $long > "$work/sb" ||
 			exit 2

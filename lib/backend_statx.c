@@ -130,89 +130,34 @@ static void set_backend(int state)
 	__atomic_store_n(&xs_backend_state, state, __ATOMIC_RELAXED);
 }
 
-/* mask.h's nanosecond rule: an invalid time is not reported. */
-static void fill_time(struct xs_stat *st, struct xs_time *t,
-		      const struct xs_statx_timestamp *s, uint64_t bit)
+void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
+			 uint64_t request)
 {
-	if (!XS_NSEC_VALID(s->tv_nsec)) {
-		st->mask &= ~bit;
-		return;
-	}
-	t->sec = s->tv_sec;
-	t->nsec = s->tv_nsec;
-}
+	uint64_t mask = st->mask | xs_mask_from_statx(sx->stx_mask);
 
-static void fill_mount(struct xs_stat *st, const struct xs_statx *sx)
-{
-	/*
-	 * statx reports the unique mount ID at no cost when asked: the key
-	 * of the per-filesystem cache (fscache.c).
-	 */
-	st->mnt_id = sx->stx_mnt_id;
-	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE);
-	/*
-	 * The unique IDs count up from above 0: a statx that sets the bit
-	 * but leaves the field zero (qemu-user's copies no stx_mnt_id) gave
-	 * none.  Honest values, and no cache key 0 taken for a mount's.
-	 */
-	if (st->mnt_id_unique && !sx->stx_mnt_id) {
-		st->mask &= ~XSTAT_REQUEST_MNT_ID;
-		st->mnt_id_unique = 0;
-	}
-}
-
-static void fill_extras(struct xs_stat *st, const struct xs_statx *sx)
-{
+	/* No mount ID 0: see xs_stat_from_statx(). */
+	if ((sx->stx_mask & XS_STATX_MNT_ID_UNIQUE) && !sx->stx_mnt_id)
+		mask &= ~XSTAT_REQUEST_MNT_ID;
 	/* statx always answers for attributes; the mask says which. */
-	st->mask |= XSTAT_REQUEST_ATTRIBUTES;
-	st->dio_mem_align = sx->stx_dio_mem_align;
-	st->dio_offset_align = sx->stx_dio_offset_align;
-	st->subvol = sx->stx_subvol;
-	st->awu_min = sx->stx_atomic_write_unit_min;
-	st->awu_max = sx->stx_atomic_write_unit_max;
-	st->aw_segments_max = sx->stx_atomic_write_segments_max;
-	st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
-	st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+	mask |= XSTAT_REQUEST_ATTRIBUTES;
+	/* Read only with their bits, which only a request for them keeps. */
+	if (request & (XS_MASK_DOWN3 | XS_MASK_DOWN2)) {
+		st->dio_mem_align = sx->stx_dio_mem_align;
+		st->dio_offset_align = sx->stx_dio_offset_align;
+		st->subvol = sx->stx_subvol;
+		st->awu_min = sx->stx_atomic_write_unit_min;
+		st->awu_max = sx->stx_atomic_write_unit_max;
+		st->aw_segments_max = sx->stx_atomic_write_segments_max;
+		st->awu_max_opt = sx->stx_atomic_write_unit_max_opt;
+		st->dio_read_offset_align = sx->stx_dio_read_offset_align;
+	}
 	/* Not asked for the unique one, statx gives mountinfo's. */
 	if ((sx->stx_mask & XS_MASK_STATX_MNT) == XS_STATX_MNT_ID) {
 		st->mnt_id_reusable = sx->stx_mnt_id;
-		st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
+		mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
 	}
-}
-
-void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
-			       uint64_t request)
-{
-	st->mask = xs_mask_from_statx(sx->stx_mask);
-	st->mode = sx->stx_mode;
-	st->nlink = sx->stx_nlink;
-	st->uid = sx->stx_uid;
-	st->gid = sx->stx_gid;
-	st->dev_major = sx->stx_dev_major;
-	st->dev_minor = sx->stx_dev_minor;
-	fill_time(st, &st->atime, &sx->stx_atime, XSTAT_REQUEST_ATIME);
-	fill_time(st, &st->mtime, &sx->stx_mtime, XSTAT_REQUEST_MTIME);
-	fill_time(st, &st->ctime, &sx->stx_ctime, XSTAT_REQUEST_CTIME);
-	st->ino = sx->stx_ino;
-	st->size = sx->stx_size;
-	st->blksize = sx->stx_blksize;
-	st->blocks = sx->stx_blocks;
-	if (st->mask & XSTAT_REQUEST_BTIME)
-		fill_time(st, &st->btime, &sx->stx_btime, XSTAT_REQUEST_BTIME);
-	fill_mount(st, sx);
-	/* Kept even unrequested: anchor.c never reopens an automount point. */
-	st->attributes = sx->stx_attributes;
-	st->attributes_mask = sx->stx_attributes_mask;
-	/* Unrequested extras are dropped by the caller: skip the copying. */
-	if (request & XS_EXTRAS)
-		fill_extras(st, sx);
-	/* Class (2): rdev only for device nodes, whose type must be known. */
-	if ((st->mask & XSTAT_REQUEST_MODE) &&
-	    (S_ISBLK(st->mode) || S_ISCHR(st->mode))) {
-		st->rdev_major = sx->stx_rdev_major;
-		st->rdev_minor = sx->stx_rdev_minor;
-		st->mask |= XSTAT_REQUEST_RDEV;
-	}
+	/* Class (4): an extra result is returned only when requested. */
+	st->mask = mask & (~XS_EXTRAS | request);
 }
 
 #ifdef XS_NR_statx

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "internal.h"
 #include "mask.h"
 #include "rawsys.h"
@@ -23,11 +24,85 @@ struct xs_statx;	/* the kernel's struct statx: syscall.h */
 struct stat;
 
 /*
- * backend_statx.c (per-call part inline in backend_statx.h): the kernel's
- * answer, and xs_stat_from_statx() to turn it into the record.
+ * backend_statx.c: the extra results of @sx into @st, whose mask has
+ * the rest, as @request asks (the mask translated once more: only a
+ * request for an extra result comes here).
  */
-void xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
-			uint64_t request);
+void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
+			 uint64_t request);
+
+/*
+ * mask.h's nanosecond rule: an invalid time is not reported (0, and @bit
+ * returned for the caller to clear).
+ */
+static inline uint64_t xs_statx_time(struct xs_time *t,
+				     const struct xs_statx_timestamp *s,
+				     uint64_t bit)
+{
+	if (__builtin_expect(!XS_NSEC_VALID(s->tv_nsec), 0)) {
+		t->sec = 0;
+		t->nsec = 0;
+		return bit;
+	}
+	t->sec = s->tv_sec;
+	t->nsec = s->tv_nsec;
+	return 0;
+}
+
+/*
+ * The kernel's answer into the record: every member of the kernel's part
+ * of @st (internal.h), the rest left as xstat.c's record() cleared it;
+ * the extra results only when @request asks for one.  Inline: every call
+ * and every stream entry comes through here.
+ */
+static inline __attribute__((always_inline)) void
+xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
+		   uint64_t request)
+{
+	uint64_t mask = xs_mask_from_statx_basic(sx->stx_mask);
+
+	st->mode = sx->stx_mode;
+	st->nlink = sx->stx_nlink;
+	st->uid = sx->stx_uid;
+	st->gid = sx->stx_gid;
+	/* Class (2): rdev only for device nodes, whose type must be known. */
+	st->rdev_major = sx->stx_rdev_major;
+	st->rdev_minor = sx->stx_rdev_minor;
+	if ((mask & XSTAT_REQUEST_MODE) &&
+	    (S_ISBLK(sx->stx_mode) || S_ISCHR(sx->stx_mode)))
+		mask |= XSTAT_REQUEST_RDEV;
+	st->dev_major = sx->stx_dev_major;
+	st->dev_minor = sx->stx_dev_minor;
+	mask &= ~(xs_statx_time(&st->atime, &sx->stx_atime,
+				XSTAT_REQUEST_ATIME) |
+		  xs_statx_time(&st->mtime, &sx->stx_mtime,
+				XSTAT_REQUEST_MTIME) |
+		  xs_statx_time(&st->ctime, &sx->stx_ctime,
+				XSTAT_REQUEST_CTIME) |
+		  xs_statx_time(&st->btime, &sx->stx_btime,
+				XSTAT_REQUEST_BTIME));
+	st->ino = sx->stx_ino;
+	st->size = sx->stx_size;
+	st->blksize = sx->stx_blksize;
+	st->blocks = sx->stx_blocks;
+	/*
+	 * statx reports the unique mount ID at no cost when asked: the key
+	 * of the per-filesystem cache (fscache.c).  The unique IDs count up
+	 * from above 0: a statx that sets the bit but leaves the field zero
+	 * (qemu-user's copies no stx_mnt_id) gave none - honest values, and
+	 * no cache key 0 taken for a mount's.
+	 */
+	st->mnt_id = sx->stx_mnt_id;
+	st->mnt_id_unique = !!(sx->stx_mask & XS_STATX_MNT_ID_UNIQUE) &
+			    !!sx->stx_mnt_id;
+	/* Kept even unrequested: anchor.c never reopens an automount point. */
+	st->attributes = sx->stx_attributes;
+	st->attributes_mask = sx->stx_attributes_mask;
+	st->mask = mask;
+	/* Class (4): an extra result is returned only when requested. */
+	if (request & XS_EXTRAS)
+		xs_stat_fill_extras(st, sx, request);
+}
 
 /* enum xs_backend, set once by backend_statx.c. */
 extern XS_HIDDEN int xs_backend_state;	/* atomic */
@@ -116,8 +191,13 @@ int xs_kernel_ident(int dfd, const char *path, unsigned flags,
  */
 static inline uint32_t xs_statx_request(uint64_t request)
 {
-	uint32_t smask = xs_mask_to_statx(request);
+	uint32_t smask = xs_mask_to_statx_basic(request);
 
+	/* Classes (0) to (2) alone: the rules below all pass. */
+	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS)))
+		return smask;
+	if (request & XS_EXTRAS)
+		smask |= xs_mask_to_statx_extras(request);
 	if ((request & XS_SUPPLEMENTABLE) &&
 	    (!(request & XSTAT_REQUEST_MNT_ID_REUSABLE) ||
 	     (request & XS_UNIQUE_BESIDE_REUSABLE)))
@@ -146,8 +226,8 @@ static inline uint32_t xs_statx_request(uint64_t request)
  * The kernel's answer in @sx: 0, a negative errno for the caller, or
  * -ENOSYS when statx cannot serve this call and the fallback must.
  */
-static inline int xs_statx_call(const struct xs_target *t, uint64_t request,
-				struct xs_statx *sx)
+static inline __attribute__((always_inline)) int
+xs_statx_call(const struct xs_target *t, uint64_t request, struct xs_statx *sx)
 {
 #ifdef XS_NR_statx
 	int state = __atomic_load_n(&xs_backend_state, __ATOMIC_RELAXED);

@@ -134,12 +134,15 @@ XS_EXPORT int xstat_dirfd(struct xstat_dir *d)
 	return (int)xs_ret(d ? d->fd : -EINVAL, errno);
 }
 
+unsigned long xs_bulk_per_call;	/* atomic */
+
 XS_EXPORT int xstat_closedir(struct xstat_dir *d)
 {
 	int ret, saved = errno;
 
 	if (!d)
 		return (int)xs_ret(-EINVAL, saved);
+	__atomic_add_fetch(&xs_bulk_per_call, d->per_call, __ATOMIC_RELAXED);
 	/* Linux closes the fd even when close() fails: never retry it. */
 	ret = close(d->fd);
 	free_dir(d);

@@ -71,18 +71,21 @@ static inline uint64_t xs_bulk_arm_request(uint64_t request)
 
 /*
  * bulk_ext4.c.  xs_bulk_ext4_open(): the ext4 block device @major:@minor
- * that @dirfd's filesystem is mounted from, opened read-only and checked
- * (superblock sane, and the one mounted); 0 or -errno.  Held for one
- * batch fill only, closed by xs_bulk_ext4_close() before any entry is
- * handed out.
+ * that @dirfd's filesystem is mounted from, through the mount whose
+ * unique ID is @mnt_key (0: unknown), opened read-only and checked
+ * (superblock sane, and the one mounted); 0 or -errno.  @ino: an inode
+ * the batch will read, whose group's inode table ext4dev.c may know.
+ * Held for one batch fill only, closed by xs_bulk_ext4_close() before
+ * any entry is handed out.
  */
 struct xs_bulk_dev {
 	struct xs_ext4_dev	dev;	/* ext4dev.c's: geometry, driver */
 	int			fd;	/* @dev.fd */
+	uint64_t		ino;	/* @dev.itable is its group's */
 };
 
-int xs_bulk_ext4_open(uint32_t major, uint32_t minor, int dirfd,
-		      struct xs_bulk_dev *dv);
+int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
+		      int dirfd, uint64_t ino, struct xs_bulk_dev *dv);
 void xs_bulk_ext4_close(struct xs_bulk_dev *dv);
 
 /*
@@ -104,5 +107,10 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
  * the per-call path gets the same result, only slower.
  */
 extern XS_HIDDEN unsigned long xs_bulk_raw_ready;
+/*
+ * Entries handed out by the per-call pipeline, the same kind of hook:
+ * counted per stream, added when it is closed.
+ */
+extern XS_HIDDEN unsigned long xs_bulk_per_call;
 
 #endif /* LIBXSTAT_BULK_H */

@@ -41,6 +41,14 @@ struct xstat_dir {
 	uint64_t		mnt_key, idmap_mnt;
 	uint32_t		fsflags;
 	int			mnt_facts;
+	/*
+	 * The extra results that are facts of that mount (its reusable ID)
+	 * or of its filesystem (the lasting name), where asked and had:
+	 * @mnt_extras holds their bits (bulk_dir_fs()).
+	 */
+	uint64_t		mnt_extras, mnt_id_reusable;
+	unsigned char		fs_id[16];
+	uint32_t		fs_id_source;
 	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
 	char			*dents;
 	size_t			dlen, dpos;
@@ -59,6 +67,7 @@ struct xstat_dir {
 	int			uring;
 	unsigned		sampled;	/* calls timed in this batch */
 	uint64_t		sample_ns;
+	unsigned long		per_call;	/* entries: xs_bulk_per_call */
 	const char		**ahead;	/* names, in keys[] order */
 	struct xstat_dirent	out;
 	union {
@@ -67,8 +76,13 @@ struct xstat_dir {
 	}			res;
 };
 
-/* bulk_fs.c: learn the directory's filesystem facts above, once. */
+/*
+ * bulk_fs.c: learn the directory's filesystem facts above, once.
+ * bulk_fs_give(): hand them to @st, a raw batch's statx answer seen
+ * through the directory's mount and on its device.
+ */
 void bulk_dir_fs(struct xstat_dir *d);
+void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st);
 
 /* Calls timed per batch while deciding whether it is cold. */
 #define URING_SAMPLE	16

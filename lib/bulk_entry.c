@@ -52,6 +52,7 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 
 		len = xs_stat_target(&t, &d->params, &d->res.x,
 				     sizeof(d->res));
+		d->per_call++;
 		if (len < 0) {
 			e->err = (int)-len;
 			e->state = BULK_FAILED;

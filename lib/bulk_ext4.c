@@ -20,9 +20,10 @@
  * per-call path, which decides on its own.
  *
  * The device is opened by ext4dev.c, as for a single call: only facts
- * (its /dev path, its geometry) are remembered between batches, and the
- * superblock is read again and compared on each open.  Data versions
- * follow the per-call rule (xs_ext4_dev_dv_ok()).
+ * (its /dev path, its geometry, the inode tables of groups read) are
+ * remembered between batches, under the directory's unique mount ID;
+ * without one the superblock is read again and compared on each open.
+ * Data versions follow the per-call rule (xs_ext4_dev_dv_ok()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,19 +53,23 @@ static int pread_full(const struct xs_bulk_dev *dv, void *buf, size_t len,
  * The device as the per-call prober opens it (ext4dev.c: stat, open
  * read-only O_CLOEXEC, checked to be the device, the geometry current and
  * proven by @dirfd's f_fsid to be the mounted filesystem's): one place
- * owns that, and the rule of which driver keeps i_version.
+ * owns that, and the rule of which driver keeps i_version.  Under the
+ * directory's unique mount ID a geometry once proven is the mount's for
+ * its life, and the inode tables of groups read before are known, as
+ * for a call: a walk's small directories do not read the superblock and
+ * a group descriptor each (without the ID they do).
  */
-int xs_bulk_ext4_open(uint32_t major, uint32_t minor, int dirfd,
-		      struct xs_bulk_dev *dv)
+int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
+		      int dirfd, uint64_t ino, struct xs_bulk_dev *dv)
 {
-	/* No unique mount ID here: the superblock is read again each time. */
-	struct xs_ext4_fs fs = { major, minor, 0, dirfd };
+	struct xs_ext4_fs fs = { major, minor, mnt_key, dirfd };
 	int ret;
 
-	ret = xs_ext4_dev_open(&fs, 0, &dv->dev);
+	ret = xs_ext4_dev_open(&fs, ino, &dv->dev);
 	if (ret)
 		return ret;
 	dv->fd = dv->dev.fd;
+	dv->ino = ino;
 	return 0;
 }
 
@@ -91,6 +96,7 @@ static int inode_offset(const struct xs_bulk_dev *dv, uint64_t ino,
 			return ret;
 		}
 		*group = xs_ext4_group_of(&dv->dev.geom, ino);
+		xs_ext4_dev_set_itable(&dv->dev, *group, *itable);
 	}
 	return xs_ext4_inode_offset(&dv->dev.geom, ino, *itable, off);
 }
@@ -223,6 +229,11 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 
 	if (dv->dev.geom.block_size > BULK_RUN || dv->dev.geom.inode_size > BULK_RUN)
 		return;
+	/* The group whose inode table the open found (bounds checked). */
+	if (dv->dev.itable) {
+		itable = dv->dev.itable;
+		group = xs_ext4_group_of(&dv->dev.geom, dv->ino);
+	}
 	for (i = 0; i < n; i++) {
 		ents[i]->state = BULK_PENDING;
 		if (inode_offset(dv, ents[i]->st->ino, &group, &itable,

@@ -8,62 +8,57 @@
  */
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include "bulk_dir.h"
 #include "fs.h"
 #include "fscache.h"
 #include "mntid.h"
 #include "internal.h"
 #include "pipeline.h"
+#include "result.h"
 
 /*
- * With multigrain timestamps (6.13+) statx reports ctime and mtime only
- * when asked for one of them.  A batch that reads raw inodes asks for the
- * ctime to check them against; where the caller did not, its answer must
- * still be the one xstat() gives, so those two are dropped again.  Seen
- * once per stream, on the directory, with a request that does not ask.
+ * The reusable mount ID and the filesystem's lasting name are facts of
+ * the mount and of the filesystem, not of a file: asked once, of the
+ * directory (@t, @st: its record, the row resolved), and handed to
+ * every entry of a raw batch seen through the same mount on the same
+ * device (bulk_fs_give()), which would otherwise take each by the
+ * per-call pipeline, anchor and all.  The unique mount ID is never
+ * reused and the open directory holds its mount: an entry whose statx
+ * names that ID is on the mount these were asked of.
  */
-static int unasked_times(const struct xstat_dir *d)
+static void mount_extras(struct xstat_dir *d, const struct xs_target *t,
+			 struct xs_stat *st)
 {
-	struct xs_target t = { .dfd = d->fd, .path = "",
-			       .flags = AT_EMPTY_PATH, .is_fd = 1 };
-	struct xs_stat st;
+	uint64_t want = d->request & (XSTAT_REQUEST_MNT_ID_REUSABLE |
+				      XSTAT_REQUEST_FS_ID);
 
-	if (d->request & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME))
-		return 0;
-	/* Only statx leaves them out: fstatat's answer always has them. */
-	return xs_stat_record(&t, XSTAT_REQUEST_MODE, XSTAT_REQUEST_MODE,
-			      &st) == 1 &&
-	       !(st.mask & (XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME));
-}
-
-/*
- * The directory's mount, on ext4: its unique ID, and whether it is
- * idmapped (fscache.c), so that raw owners are compared as the per-call
- * probe compares them (xs_ext4_same_file()).
- */
-static void dir_mount(struct xstat_dir *d)
-{
-	struct xs_target t = { .dfd = d->fd, .path = "",
-			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-			       .anchored = 1, .is_fd = 1 };
-	struct xs_stat st;
-
-	if (xs_unique_mnt_id(&t, &d->mnt_key))
-		d->mnt_key = 0;
-	if (!d->mnt_key)
+	if (!want)
 		return;
-	memset(&st, 0, sizeof(st));
-	st.fs_key = d->mnt_key;
-	/* The mount's verdicts: the row itself is the directory's below. */
-	if (xs_fs_row(&t, &st)) {
-		d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
-		d->fsflags = st.fsflags;
-		d->mnt_facts = 1;
-	}
+	if (want & XSTAT_REQUEST_MNT_ID_REUSABLE)
+		xs_mnt_id_reusable_get(t, st);
+	if (want & XSTAT_REQUEST_FS_ID)
+		xs_fs_id_get(t, st);
+	d->mnt_extras = st->mask & want;
+	d->mnt_id_reusable = st->mnt_id_reusable;
+	memcpy(d->fs_id, st->fs_id, sizeof(d->fs_id));
+	d->fs_id_source = st->fs_id_source;
 }
+
+void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
+{
+	st->fs_key = d->mnt_key;
+	st->fs = d->fs;
+	st->fsflags = d->fsflags;
+	st->fs_resolved = 1;
+	if (!(d->mnt_extras & ~st->mask))
+		return;
+	st->mask |= d->mnt_extras;
+	st->mnt_id_reusable = d->mnt_id_reusable;
+	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
+	st->fs_id_source = d->fs_id_source;
+}
+
+#define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
 
 /*
  * What the kernel says about the directory's filesystem, asked on first
@@ -71,22 +66,41 @@ static void dir_mount(struct xstat_dir *d)
  * decision), not at xstat_opendir(): a walk that asks for the basic
  * stats opens many small directories and needs none of it.  Where it
  * cannot be learnt, the stream reads nothing ahead and nothing raw.
+ *
+ * One statx of the directory, asked for its mode and mount, gives its
+ * device and its unique mount ID, the key of fscache.c's row and
+ * verdicts, which a walk's later directories on the mount find without
+ * a call (fstatat, where statx cannot serve: then the mount ID is the
+ * handle's and the row may cost an fstatfs).  The same answer says
+ * whether statx leaves out the ctime and mtime when not asked for them
+ * (multigrain timestamps, 6.13+): a batch that reads raw inodes asks for
+ * the ctime to check them against, and where the caller did not, its
+ * answer must still be the one xstat() gives, so those two are dropped
+ * again (@unasked_cmtime).
  */
 void bulk_dir_fs(struct xstat_dir *d)
 {
+	struct xs_target t = { .dfd = d->fd, .path = "",
+			       .flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			       .anchored = 1, .own_fd = 1, .is_fd = 1 };
+	uint64_t ask = XSTAT_REQUEST_MODE | XSTAT_REQUEST_MNT_ID;
 	const struct xs_fs *fs;
-	struct statfs sfs;
-	struct stat sb;
+	struct xs_stat st;
+	int from_statx;
 
 	if (d->fs_known)
 		return;
 	d->fs_known = 1;
 	d->remote = 1;	/* unknown: no read-ahead */
-	if (fstat(d->fd, &sb) || fstatfs(d->fd, &sfs))
+	from_statx = xs_stat_record(&t, ask, ask, &st);
+	if (from_statx < 0)
 		return;
-	d->dev_major = major(sb.st_dev);
-	d->dev_minor = minor(sb.st_dev);
-	fs = xs_fs_of((uint32_t)sfs.f_type);
+	d->dev_major = st.dev_major;
+	d->dev_minor = st.dev_minor;
+	d->unasked_cmtime = from_statx && !(d->request & CMTIME) &&
+			    !(st.mask & CMTIME);
+	st.fs_key = xs_fs_key(&t, &st);
+	fs = xs_fs_row(&t, &st);
 	d->fs = fs;
 	if (!fs)
 		return;
@@ -97,8 +111,17 @@ void bulk_dir_fs(struct xstat_dir *d)
 	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
 	d->raw_inodes = !!(fs->flags & XS_FS_RAW_INODES);
-	if (d->raw_inodes) {
-		d->unasked_cmtime = unasked_times(d);
-		dir_mount(d);
-	}
+	if (!d->raw_inodes || !st.fs_key)
+		return;
+	/*
+	 * The directory's mount, on ext4: its unique ID, and whether it is
+	 * idmapped (fscache.c), so that raw owners are compared as the
+	 * per-call probe compares them (xs_ext4_same_file()); and the
+	 * mount's own extra results.
+	 */
+	d->mnt_key = st.fs_key;
+	d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
+	d->fsflags = st.fsflags;
+	d->mnt_facts = 1;
+	mount_extras(d, &t, &st);
 }

@@ -178,7 +178,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		return;
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
-	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->fd, &dv);
+	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
+				d->keys[0].ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
@@ -204,12 +205,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		}
 		/* The directory's row, resolved once: the entry's too. */
 		if (d->mnt_facts && e->st->mnt_id_unique &&
-		    e->st->mnt_id == d->mnt_key) {
-			e->st->fs_key = d->mnt_key;
-			e->st->fs = d->fs;
-			e->st->fsflags = d->fsflags;
-			e->st->fs_resolved = 1;
-		}
+		    e->st->mnt_id == d->mnt_key)
+			bulk_fs_give(d, e->st);
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
@@ -304,7 +301,8 @@ int bulk_fill_batch(struct xstat_dir *d)
 
 	if (want) {
 		bulk_dir_fs(d);
-		if (!d->raw_inodes)
+		/* Refused once, the device is for this stream's life. */
+		if (!d->raw_inodes || (d->refused & XS_REFUSED_DEVICE))
 			want = 0;
 	}
 	ret = collect(d, want ? BULK_BATCH : BULK_SMALL);

@@ -2,7 +2,8 @@
 /*
  * The only code that knows the public layout: struct xstat and the extra
  * results after it.  Writes the result piece by piece, each piece as far
- * as buflen reaches: a short buffer gets a partial result, and the return
+ * as buflen reaches (a buffer shorter than struct xstat: the whole made
+ * aside and cut): a short buffer gets a partial result, and the return
  * value says how much room the whole needs.  The one writer of every
  * result: the caller's buffer is written with memcpy only, so it needs no
  * alignment.
@@ -61,44 +62,76 @@ _Static_assert(XSTAT_RESULT_MAX == sizeof(struct xstat) + XS_EXTRA_BYTES,
 _Static_assert(sizeof(struct xstat) % 8 == 0,
 	       "the first payload starts 8-byte aligned");
 
-static void put_time(struct xstat_time *out, const struct xs_time *in)
-{
-	out->tv_sec = in->sec;
-	out->tv_nsec = in->nsec;
-}
-
 /* Every byte of struct xstat is written below: it must have no padding. */
 _Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
 	       "struct xstat has no holes");
 
-/* Write all of *x; fields not obtained are zero.  @mask: the result's. */
-static void put_fixed(struct xstat *x, const struct xs_stat *st,
-		      uint64_t mask)
-{
-	static const struct xs_time zero_time;
-	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
+/*
+ * Member @m of the struct xstat at @out, which need not be aligned:
+ * a memcpy of a constant size, which the compiler makes one store.
+ */
+#define PUT_MEMBER(out, m, v) do {					\
+	__typeof__(((struct xstat *)0)->m) v_ = (v);			\
+									\
+	memcpy((unsigned char *)(out) + offsetof(struct xstat, m), &v_,	\
+	       sizeof(v_));						\
+} while (0)
 
-	x->st_mode = st->mode;
-	x->st_nlink = st->nlink;
-	x->st_uid = st->uid;
-	x->st_gid = st->gid;
-	x->st_rdev.major = rdev ? st->rdev_major : 0;
-	x->st_rdev.minor = rdev ? st->rdev_minor : 0;
-	x->st_dev.major = st->dev_major;
-	x->st_dev.minor = st->dev_minor;
-	put_time(&x->st_atim, &st->atime);
-	put_time(&x->st_mtim, &st->mtime);
-	put_time(&x->st_ctim, &st->ctime);
-	put_time(&x->st_btim, (mask & XSTAT_REQUEST_BTIME) ? &st->btime
-							    : &zero_time);
-	x->st_ino = st->ino;
-	x->st_size = st->size;
-	x->st_blksize = st->blksize;
-	x->st_blocks = st->blocks;
-	x->st_gen = (mask & XSTAT_REQUEST_GEN) ? st->gen : 0;
-	x->st_data_version = (mask & XSTAT_REQUEST_DATA_VERSION) ?
-			     st->data_version : 0;
-	x->st_result_mask = mask;
+/*
+ * The record keeps three runs of members in struct xstat's order and
+ * widths (internal.h): each is copied as one block, a few wide moves.
+ * RUN(x, s): member x of struct xstat is where member s of the record
+ * is, counted from the first of their run (@x0, @s0), and as wide.
+ */
+#define RUN(x0, s0, x, s)						\
+	_Static_assert(offsetof(struct xstat, x) -			\
+		       offsetof(struct xstat, x0) ==			\
+		       offsetof(struct xs_stat, s) -			\
+		       offsetof(struct xs_stat, s0) &&			\
+		       sizeof(((struct xstat *)0)->x) ==			\
+		       sizeof(((struct xs_stat *)0)->s), #x " and " #s)
+RUN(st_mode, mode, st_nlink, nlink);
+RUN(st_mode, mode, st_uid, uid);
+RUN(st_mode, mode, st_gid, gid);
+RUN(st_dev.major, dev_major, st_dev.minor, dev_minor);
+RUN(st_atim, atime, st_atim.tv_sec, atime.sec);
+RUN(st_atim, atime, st_atim.tv_nsec, atime.nsec);
+RUN(st_atim, atime, st_mtim, mtime);
+RUN(st_atim, atime, st_ctim, ctime);
+RUN(st_ino, ino, st_size, size);
+RUN(st_ino, ino, st_blksize, blksize);
+RUN(st_ino, ino, st_blocks, blocks);
+#undef RUN
+
+/* Members @x0 to @x1 of struct xstat from the record's run at @s0. */
+#define PUT_RUN(out, x0, x1, s0)					\
+	memcpy((unsigned char *)(out) + offsetof(struct xstat, x0), &(s0), \
+	       offsetof(struct xstat, x1) - offsetof(struct xstat, x0) +	\
+	       sizeof(((struct xstat *)0)->x1))
+
+/*
+ * Write all of the struct xstat at @out; fields not obtained are zero
+ * (those behind a result bit are read only where it is set: internal.h).
+ * @mask: the result's.
+ */
+static inline void put_fixed(void *out, const struct xs_stat *st,
+			     uint64_t mask)
+{
+	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
+	int btime = !!(mask & XSTAT_REQUEST_BTIME);
+
+	PUT_RUN(out, st_mode, st_gid, st->mode);
+	PUT_MEMBER(out, st_rdev.major, rdev ? st->rdev_major : 0);
+	PUT_MEMBER(out, st_rdev.minor, rdev ? st->rdev_minor : 0);
+	PUT_RUN(out, st_dev.major, st_dev.minor, st->dev_major);
+	PUT_RUN(out, st_atim, st_ctim, st->atime);
+	PUT_MEMBER(out, st_btim.tv_sec, btime ? st->btime.sec : 0);
+	PUT_MEMBER(out, st_btim.tv_nsec, btime ? st->btime.nsec : 0);
+	PUT_RUN(out, st_ino, st_blocks, st->ino);
+	PUT_MEMBER(out, st_gen, (mask & XSTAT_REQUEST_GEN) ? st->gen : 0);
+	PUT_MEMBER(out, st_data_version,
+		   (mask & XSTAT_REQUEST_DATA_VERSION) ? st->data_version : 0);
+	PUT_MEMBER(out, st_result_mask, mask);
 }
 
 /*
@@ -163,27 +196,54 @@ static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
 	return off;
 }
 
+static ssize_t copyout(const struct xs_stat *st, uint64_t request,
+		       struct xstat *buffer, size_t buflen);
+
 /*
- * Write the result, piece by piece, as far as @buflen allows: the size
- * rule.  st->mask holds only requested extras; the reasons are the one
+ * A buffer shorter than struct xstat: the whole result made in one that
+ * holds it, and as much of it as fits copied.  Rare.
+ */
+static __attribute__((noinline, cold)) ssize_t
+copyout_short(const struct xs_stat *st, uint64_t request,
+	      struct xstat *buffer, size_t buflen)
+{
+	union {
+		struct xstat	x;
+		unsigned char	bytes[XSTAT_RESULT_MAX];
+	} whole;
+	ssize_t len = copyout(st, request, &whole.x, sizeof(whole));
+
+	if (buflen)
+		memcpy(buffer, whole.bytes, buflen);
+	return len;
+}
+
+/*
+ * Write the result into a buffer that holds struct xstat, each extra
+ * result as far as @buflen allows: the size rule.  st->mask holds only requested extras; the reasons are the one
  * extra result every request that asks for it gets.  The only write to
  * the caller's buffer, made after every read of the caller's name (which
  * may lie in the buffer: xstat()).
  */
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
+static inline __attribute__((always_inline)) ssize_t
+copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
+	size_t buflen)
 {
-	uint64_t present = st->mask;
-	struct xstat x;
-	size_t off = 0;
+	uint64_t present = st->mask | (request & XSTAT_REQUEST_WHY_MISSING);
+	size_t off = sizeof(struct xstat);
 
-	if (request & XSTAT_REQUEST_WHY_MISSING)
-		present |= XSTAT_REQUEST_WHY_MISSING;
-	put_fixed(&x, st, present);
-	PUT(x);
+	put_fixed(buffer, st, present);
 	if (present & XS_EXTRAS)
 		off = put_extras(buffer, buflen, off, st, request, present);
 	return (ssize_t)off;
+}
+
+ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+		   struct xstat *buffer, size_t buflen)
+{
+	if (__builtin_expect(buflen < sizeof(struct xstat), 0))
+		return copyout_short(st, request, buffer, buflen);
+	return copyout(st, request, buffer, buflen);
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,

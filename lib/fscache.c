@@ -144,7 +144,13 @@ static uint32_t magic_by_statmount(uint64_t mnt_id, uint32_t *flags)
 		char			str[64];
 	} buf;
 
-	memset(&buf.h, 0, sizeof(buf.h));
+	/*
+	 * The kernel writes the head and sets in @mask what it filled; only
+	 * what says so is cleared first (a filter's fake success writes
+	 * nothing, and leaves no bit set).
+	 */
+	buf.h.size = 0;
+	buf.h.mask = 0;
 	if (syscall(XS_NR_statmount, &req, &buf, sizeof(buf), 0) ||
 	    !(buf.h.mask & XS_STATMOUNT_SB_BASIC))
 		return 0;

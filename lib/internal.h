@@ -12,7 +12,8 @@
 #define LIBXSTAT_INTERNAL_H
 
 #include <errno.h>
-#include <fcntl.h>	/* struct file_handle */
+#include <fcntl.h>
+#include <stddef.h>	/* struct file_handle */
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
@@ -38,13 +39,22 @@
 
 struct xs_time {
 	int64_t		sec;
-	uint32_t	nsec;
+	uint64_t	nsec;	/* < 1e9: the width of struct xstat_time's */
 };
 
 /* One file's status, kernel-kstat-like; @mask holds XSTAT_REQUEST_* bits. */
 struct xs_fs;
 
 struct xs_stat {
+	/*
+	 * The kernel's answer: every member before @gen is written by the
+	 * backend (xs_stat_from_statx(), xs_stat_from_stat()) on every
+	 * call, what it did not obtain as 0, but rdev, which fstatat's
+	 * gives only with its bit; those behind a result bit (rdev, btime,
+	 * attributes) are read only where the bit is set.
+	 * Nothing of the record but its last part is cleared before (the
+	 * library's own work per call: bench/instr-bounds).
+	 */
 	uint64_t	mask;
 	uint32_t	mode;
 	uint32_t	nlink;
@@ -57,23 +67,17 @@ struct xs_stat {
 	uint64_t	size;
 	uint64_t	blksize;
 	uint64_t	blocks;
-	uint64_t	gen;
-	uint64_t	data_version;
-	/* extra results (class 4) */
 	uint64_t	mnt_id;
 	uint32_t	mnt_id_unique;
-	uint32_t	fsflags;	/* with @fs below: fscache.c's verdicts */
-	uint64_t	mnt_id_reusable;	/* mountinfo's */
-	uint64_t	fs_key;		/* fscache.c's key, 0: none */
-	/*
-	 * The filesystem's row (fs.h) and fscache.c's verdicts on it
-	 * (@fsflags), resolved once per call by xs_fs_row() (then
-	 * @fs_resolved), or handed over by the stream that resolved them
-	 * for its directory.
-	 */
-	const struct xs_fs *fs;
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
+	/*
+	 * Written only with their result bit (which copyout.c and every
+	 * other reader test first), by the backend or a supplement.
+	 */
+	uint64_t	gen;
+	uint64_t	data_version;
+	uint64_t	mnt_id_reusable;	/* mountinfo's */
 	uint32_t	dio_mem_align;
 	uint32_t	dio_offset_align;
 	uint64_t	subvol;
@@ -82,6 +86,16 @@ struct xs_stat {
 	uint32_t	aw_segments_max;
 	uint32_t	awu_max_opt;
 	uint32_t	dio_read_offset_align;
+	/* From here on zero until a later step fills it: XS_STAT_ZEROED. */
+	uint32_t	fsflags;	/* with @fs below: fscache.c's verdicts */
+	uint64_t	fs_key;		/* fscache.c's key, 0: none */
+	/*
+	 * The filesystem's row (fs.h) and fscache.c's verdicts on it
+	 * (@fsflags), resolved once per call by xs_fs_row() (then
+	 * @fs_resolved), or handed over by the stream that resolved them
+	 * for its directory.
+	 */
+	const struct xs_fs *fs;
 	/* promise.c: the change token and what the values promise */
 	uint64_t	token;
 	uint64_t	token_promise;
@@ -94,6 +108,18 @@ struct xs_stat {
 	uint8_t		why_btime, why_gen, why_dv;
 	uint8_t		fs_resolved;	/* see @fs */
 };
+
+/*
+ * The record's part after the kernel's answer, zeroed by xstat.c's
+ * record() before the backend writes the rest.
+ */
+#define XS_STAT_ZEROED	offsetof(struct xs_stat, fsflags)
+
+static inline void xs_stat_clear_rest(struct xs_stat *st)
+{
+	memset((unsigned char *)st + XS_STAT_ZEROED, 0,
+	       sizeof(*st) - XS_STAT_ZEROED);
+}
 
 /*
  * How to reach the file: the *at() triple.  fxstat() becomes

@@ -96,17 +96,24 @@ static inline uint64_t xs_mask_from_statx_basic(uint32_t stx_mask)
 	return out;
 }
 
-/* Class (4), the extra results: translated only when present. */
+/* Class (4), the extra results, for a request that has one. */
+static inline uint32_t xs_mask_to_statx_extras(uint64_t request)
+{
+	uint32_t out = (uint32_t)((request & XS_MASK_DOWN3) >> 3) |
+		       (uint32_t)((request & XS_MASK_DOWN2) >> 2);
+
+	if (request & XSTAT_REQUEST_MNT_ID)
+		out |= XS_MASK_STATX_MNT;
+	return out;
+}
+
+/* All of it: the extra results translated only when present. */
 static inline uint32_t xs_mask_to_statx(uint64_t request)
 {
 	uint32_t out = xs_mask_to_statx_basic(request);
 
-	if (request & XS_EXTRAS) {
-		out |= (uint32_t)((request & XS_MASK_DOWN3) >> 3) |
-		       (uint32_t)((request & XS_MASK_DOWN2) >> 2);
-		if (request & XSTAT_REQUEST_MNT_ID)
-			out |= XS_MASK_STATX_MNT;
-	}
+	if (request & XS_EXTRAS)
+		out |= xs_mask_to_statx_extras(request);
 	return out;
 }
 

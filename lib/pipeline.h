@@ -20,10 +20,12 @@ static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
 				 struct xs_stat *st, struct xstat *buffer,
 				 size_t buflen)
 {
-	if (request & XS_PROMISE_EXTRAS)
-		xs_promise_fill(t, request, st);
-	if (request & XSTAT_REQUEST_WHY_MISSING)
-		xs_why_fill(t, request, from_statx, st);
+	if (request & XS_EXTRAS) {
+		if (request & XS_PROMISE_EXTRAS)
+			xs_promise_fill(t, request, st);
+		if (request & XSTAT_REQUEST_WHY_MISSING)
+			xs_why_fill(t, request, from_statx, st);
+	}
 	if (drop_cmtime)
 		xs_stat_drop_cmtime(st);
 	return xs_copyout(st, request, buffer, buflen);

@@ -22,6 +22,7 @@
 #include "xstat.h"
 #include "fields.h"
 #include "json-record.h"
+#include "scan.h"
 
 #ifndef XS_PY_VERSION
 #define XS_PY_VERSION "unknown"
@@ -1227,6 +1228,7 @@ static PyMethodDef xs_methods[] = {
 	  "xstat --json for result, without its newline." },
 	{ "_json_error_record", xs_json_error_record, METH_VARARGS,
 	  "_json_error_record(path, errno): xstat --json's error line." },
+	{ "_scan", xs_scan, METH_VARARGS, XS_SCAN_DOC },
 	{ "_result_from_bytes", res_from_bytes, METH_O,
 	  "_result_from_bytes(b): the xstat_result a pickle holds." },
 	{ "_known_mask", xs_known_mask, METH_NOARGS,

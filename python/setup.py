@@ -58,7 +58,7 @@ setup(
     package_data={"libxstat": ["py.typed", "*.pyi"]},
     ext_modules=[Extension(
         "libxstat._libxstat",
-        sources=["_libxstat.c", "../tools/json-record.c",
+        sources=["_libxstat.c", "scan.c", "../tools/json-record.c",
                  "../tools/human.c"],
         include_dirs=incdirs + [os.path.join(top, "lib"),
                                 os.path.join(top, "tools")],

@@ -9,8 +9,10 @@ out=$(for log; do
 	why=$(sed -n 's/^:skip-reason: *//p' "$trs" | head -n 1)
 	[ -n "$why" ] || why="no reason recorded in $trs"
 	# The kind, from the reason's words; the first that matches.
-	kind=$(printf '%s\n' "$why" | awk '{ r = tolower($0) }
-		r ~ /root|privilege|cap_sys|cannot drop to another uid/ {
+	# "root" as a word, not in a path (/root/...) nor in "chroot".
+	kind=$(printf '%s\n' "$why" | awk '{ r = tolower($0); w = r
+		gsub(/\/[^ ]*/, "", w) }
+		w ~ /(^|[^a-z])root([^a-z]|$)|privilege|cap_sys|cannot drop to another uid/ {
 			print "1 needs root"; exit }
 		r ~ /loop/ { print "2 no loop device"; exit }
 		r ~ /missing|not installed|not available|no (ntfs-3g|fuse|debugfs|mkfs)|needs (debugfs|mkfs|coreutils)|debian: / {

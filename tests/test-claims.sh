@@ -52,7 +52,7 @@ claimed docs/ARCHITECTURE.md 'and `xs_promise_fill()`, `xs_why_fill()` and `xs_c
 
 claimed lib/xstat.c "The one place that decides which backend answers a call or a stream entry" &&
 	only '(xs_statx_call|xs_fstatat)\(' xstat.c backend_statx.h \
-		backend_statx.c backend_fstatat.h backend_fstatat.c
+		backend_statx.c backend_fstatat.h
 
 claimed lib/why.c "Two sources, one place. The probes note what stopped them" && {
 	only 'why_(btime|gen|dv)[[:space:]]*(=[^=]|[|]=)' why.c why.h

@@ -66,7 +66,10 @@ else
 fi
 # A kernel without IA32 emulation (and no qemu-i386 binfmt handler) builds
 # 32-bit programs but cannot run them.
-if echo 'int main(void){return 0;}' | $cc -m32 -x c -o "$tmp/a" - 2>/dev/null &&
+# -m32 needs the 32-bit kernel headers as well as the 32-bit libc
+# (Debian's gcc-multilib gives them; the cross compilers replace it).
+if printf '#include <errno.h>\nint main(void){return 0;}\n' |
+     $cc -m32 -x c -o "$tmp/a" - 2>/dev/null &&
     ! "$tmp/a" 2>/dev/null; then
 	echo "skip -m32: this machine cannot run 32-bit programs"
 elif [ -x "$tmp/a" ]; then
@@ -76,7 +79,7 @@ elif [ -x "$tmp/a" ]; then
 	run "C -m32 64-bit off_t and time_t" 0 0 $cc -m32 -std=c11 \
 		-D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -x c
 else
-	echo "skip -m32: no multilib"
+	echo "skip -m32: no multilib (gcc -m32 cannot build with <errno.h>)"
 fi
 [ "$ran" -gt 0 ] || exit 77
 exit $status

@@ -837,8 +837,10 @@ static void unpin(int *pin)
  * The exact relation: a stream pass costs request for request what the
  * per-name loop costs, plus the directory's own: OPENDIR, its READDIRs,
  * and, where the stream asks for the directory's filesystem
- * (bulk_dir_fs(): its fstat() and fstatfs(), once per stream), one
- * attribute request and one STATFS.  A stream asks for them only on
+ * (bulk_dir_fs(): one statx of the directory, once per stream), one
+ * attribute request and at most one STATFS (none where fscache.c knows
+ * the mount or statmount(2) names its type: no request to the server).
+ * A stream asks for them only on
  * first need: a batch that may read raw inodes (a class (3) field
  * requested), a read-ahead decision.  A plain stream's read-ahead
  * decision rests on how long its sampled calls took (bulk_uring_cold()),
@@ -855,9 +857,9 @@ static int stream_excess(const char *what, const struct ops *stream,
 	int i, bad = 0;
 
 	if (dir_facts < 0) {
-		facts = stream->op[CFS_STATFS] - loop->op[CFS_STATFS];
-		if (facts > 1)
-			facts = 1;	/* the check below says how many */
+		s = ops_attr(stream);
+		l = ops_attr(loop);
+		facts = s > l;	/* the check below says how many */
 		printf("# %s the directory's filesystem %sasked\n", what,
 		       facts ? "" : "not ");
 	}
@@ -872,6 +874,8 @@ static int stream_excess(const char *what, const struct ops *stream,
 			l = ops_attr(loop);
 			own = facts;
 		} else if (i == CFS_STATFS) {
+			if (s >= l && s - l <= facts)
+				continue;
 			own = facts;
 		} else if (i == CFS_OPENDIR) {
 			own = 1;

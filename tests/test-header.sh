@@ -128,7 +128,10 @@ else
 	echo "skip C++: no compiler"
 fi
 # The layout asserts in the header are checked at compile time: as i386 too.
-if echo 'int main(void){return 0;}' | $cc -m32 -x c -o "$tmp/a" - 2>/dev/null; then
+# -m32 needs the 32-bit kernel headers as well as the 32-bit libc
+# (Debian's gcc-multilib gives them; the cross compilers replace it).
+if printf '#include <errno.h>\nint main(void){return 0;}\n' |
+     $cc -m32 -x c -o "$tmp/a" - 2>/dev/null; then
 	echo "$alone" | try "C -m32 (layout asserts)" $cc -m32 -std=c11 -x c
 	printf '%s\n' "$uses" | try "C -m32 helpers" $cc -m32 -std=c99 -x c
 	printf '%s\n' "$uses" | try "C -m32 helpers, 64-bit off_t and time_t" \
@@ -141,6 +144,6 @@ if echo 'int main(void){return 0;}' | $cc -m32 -x c -o "$tmp/a" - 2>/dev/null; t
 			-x c++
 	fi
 else
-	echo "skip -m32: no multilib"
+	echo "skip -m32: no multilib (gcc -m32 cannot build with <errno.h>)"
 fi
 exit $fail

@@ -285,35 +285,42 @@ static void test_no_device(void **state)
 	th_loop_umount(&loop);
 }
 
-static const char *tmpfs_file;
+/* A file asked with statx blocked, and the reasons its fields must give. */
+struct blocked_case {
+	const char *file;
+	const char *what;	/* what the file is, for the message */
+	unsigned btime, data_version;
+};
 
-/* statx blocked: a tmpfs file's creation time has no other source. */
-static int statx_blocked_tmpfs(void *arg)
+/* In a child: statx blocked, neither field, each with its reason. */
+static int statx_blocked(void *arg)
 {
+	const struct blocked_case *c = arg;
 	struct xstat_why_missing w;
 	unsigned long long mask;
 	int bad = 0;
 
-	(void)arg;
 	if (th_block_statx(ENOSYS)) {
 		fprintf(stderr, "SKIP: no seccomp filter here\n");
 		return TH_SKIP;
 	}
-	if (reasons(tmpfs_file, XSTAT_REQUEST__EXTENDED_STATS |
+	if (reasons(c->file, XSTAT_REQUEST__EXTENDED_STATS |
 		    XSTAT_REQUEST_DATA_VERSION, &w, &mask))
 		return 1;
 	if (mask & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)) {
-		printf("FAIL: fields without statx on tmpfs: %#llx\n", mask);
+		printf("FAIL: fields %s: %#llx\n", c->what, mask);
 		return 1;
 	}
-	bad |= expect("btime", w.btime, XSTAT_WHY_KERNEL);
-	bad |= expect("data_version", w.data_version, XSTAT_WHY_NO_SOURCE);
+	bad |= expect("btime", w.btime, c->btime);
+	bad |= expect("data_version", w.data_version, c->data_version);
 	return bad;
 }
 
 static void test_kernel(void **state)
 {
 	char dir[300], file[320];
+	struct blocked_case c = { file, "without statx on tmpfs",
+				  XSTAT_WHY_KERNEL, XSTAT_WHY_NO_SOURCE };
 	struct statfs sfs;
 	struct statx sx;
 	int mounted = 0;
@@ -332,7 +339,6 @@ static void test_kernel(void **state)
 	th_pathf(file, sizeof(file), "%s/why-reasons.%d", dir, (int)getpid());
 	if (close(open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644)))
 		fail_msg("%s: %s", file, strerror(errno));
-	tmpfs_file = file;
 	if (statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) ||
 	    !(sx.stx_mask & STATX_BTIME)) {
 		unlink(file);
@@ -341,7 +347,7 @@ static void test_kernel(void **state)
 		th_skip("this kernel's statx gives no tmpfs creation time");
 	}
 	printf("oracle: glibc statx gives %s a creation time\n", file);
-	th_in_child(statx_blocked_tmpfs, NULL, "no seccomp filter here");
+	th_in_child(statx_blocked, &c, "no seccomp filter here");
 	unlink(file);
 	if (mounted)
 		assert_int_equal(umount(dir), 0);
@@ -397,32 +403,10 @@ static int stream_reasons(const char *dir, unsigned want)
 	return bad || n < 64;
 }
 
-/* Root, statx blocked: the raw 128-byte inode has neither field. */
-static int small_inode_raw(void *arg)
-{
-	struct xstat_why_missing w;
-	unsigned long long mask;
-	int bad = 0;
-
-	(void)arg;
-	if (th_block_statx(ENOSYS)) {
-		fprintf(stderr, "SKIP: no seccomp filter here\n");
-		return TH_SKIP;
-	}
-	if (reasons(loop_file, XSTAT_REQUEST__EXTENDED_STATS |
-		    XSTAT_REQUEST_DATA_VERSION, &w, &mask))
-		return 1;
-	if (mask & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION)) {
-		printf("FAIL: fields from a 128-byte inode: %#llx\n", mask);
-		return 1;
-	}
-	bad |= expect("btime", w.btime, XSTAT_WHY_NO_SOURCE);
-	bad |= expect("data_version", w.data_version, XSTAT_WHY_NO_SOURCE);
-	return bad;
-}
-
 static void test_no_source_small_inodes(void **state)
 {
+	struct blocked_case c = { loop_file, "from a 128-byte inode",
+				  XSTAT_WHY_NO_SOURCE, XSTAT_WHY_NO_SOURCE };
 	char out[64];
 	const char *why;
 	int fd;
@@ -444,7 +428,7 @@ static void test_no_source_small_inodes(void **state)
 	}
 	close(fd);
 	printf("oracle: dumpe2fs: inode size 128\n");
-	th_in_child(small_inode_raw, NULL, "no seccomp filter here");
+	th_in_child(statx_blocked, &c, "no seccomp filter here");
 	assert_int_equal(stream_reasons(loop.mnt, XSTAT_WHY_NO_SOURCE), 0);
 	th_loop_umount(&loop);
 }

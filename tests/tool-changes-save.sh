@@ -55,28 +55,7 @@ root=
 nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 command -v setpriv >/dev/null || nobody=
 
-# proves FILE [PREFIX...]: do FILE's change tokens prove "unchanged"
-# here (a regular file's token promises every change), read by
-# PREFIX "$tool"?
-proves() {
-	f=$1
-	shift
-	"$@" "$tool" --json --change-token "$f" 2>/dev/null |
-		grep -q '"change_token":{[^}]*"every_change"'
-}
-
-# quiet PROVEN RC OUT DIR: a cycle of the unchanged tree DIR exited RC
-# and printed OUT: nothing and 0 where the tokens prove (PROVEN not
-# empty); else exit 1 and one "unproven" line for each of DIR's entries,
-# no other verdict.
-quiet() {
-	if [ -n "$1" ]; then
-		[ "$2" = 0 ] && [ ! -s "$3" ]
-	else
-		[ "$2" = 1 ] && ! grep -qv '^unproven ' "$3" &&
-			[ "$(wc -l <"$3")" = "$(find "$4" -printf '.\n' | wc -l)" ]
-	fi
-}
+. "$(dirname "$0")/quiet-cycle.sh"
 
 # expect2 LABEL PATTERN CMD...: exit 2, PATTERN on stderr, nothing out.
 expect2() {
@@ -235,11 +214,16 @@ for i in range(200):
     os.mkdir(d)
     for j in range(100):
         open(os.path.join(d, "f%03d" % j), "w").close()' "$big"
-# killed KIND SIGNAL DELAY DIR: a cycle of DIR against the snapshot k,
-# signalled DELAY seconds after its temporary is open (seen in
-# /proc/PID/fd), with default signal actions (a shell's background job
-# ignores SIGINT); k must be as it was, nothing else left beside it.
-# k is made by a quiet cycle (see quiet()).
+# killed KIND SIGNAL WHEN DIR: a cycle of DIR against the snapshot k,
+# signalled once its temporary is open (seen in /proc/PID/fd) and then
+# WHEN: a delay in seconds, or "wait": when the tool is seen asleep in
+# the racy wait (its /proc/PID/wchan a nanosleep; where the kernel hides
+# that, its state S: with one thread, nothing else after the temporary
+# is opened sleeps), so that a loaded machine cannot make the signal
+# come early or late.  DIR/racy is touched just before the tool starts.
+# Default signal actions (a shell's background job ignores SIGINT); k
+# must be as it was, nothing else left beside it.  k is made by a quiet
+# cycle (see quiet()).
 killed() {
 	kind=$1 sig=$2 delay=$3 dir=$4
 	"$tool" -r --save="$tmp/k" "$dir" ||
@@ -257,24 +241,49 @@ killed() {
 		rm "$tmp/k" "$tmp/k.before"
 		changes=--threads=1
 	fi
-	touch "$dir/racy"
 	ls -A "$tmp" >"$tmp/ls.before"
-	$py - "$sig" "$delay" "$tmp" "$tool" -r --threads=1 \
+	$py - "$sig" "$delay" "$tmp" "$dir/racy" "$tool" -r --threads=1 \
 		"$changes" --save="$tmp/k" "$dir" <<'EOF2'
 import os, signal, subprocess, sys, time
-sig, delay, where = getattr(signal, "SIG" + sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-p = subprocess.Popen(sys.argv[4:], stdout=subprocess.DEVNULL,
+sig, when, where, racy = sys.argv[1:5]
+sig = getattr(signal, "SIG" + sig)
+with open(racy, "a"):
+    os.utime(racy)
+p = subprocess.Popen(sys.argv[5:], stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL,
                      preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL)
                                          for s in (signal.SIGINT, signal.SIGTERM)])
-seen = False
-while not seen and p.poll() is None:
-    for fd in os.listdir("/proc/%d/fd" % p.pid) if p.poll() is None else []:
+proc = "/proc/%d/" % p.pid
+
+def read(name):
+    try:
+        with open(proc + name) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+def temporary_open():
+    for fd in os.listdir(proc + "fd") if p.poll() is None else []:
         try:
-            seen |= os.readlink("/proc/%d/fd/%s" % (p.pid, fd)).startswith(where + "/")
+            if os.readlink(proc + "fd/" + fd).startswith(where + "/"):
+                return True
         except OSError:
             pass
-time.sleep(delay)
+    return False
+
+def asleep():
+    wchan = read("wchan")
+    if wchan not in ("", "0"):
+        return "nanosleep" in wchan
+    return read("stat").rpartition(")")[2].split()[:1] == ["S"]
+
+while p.poll() is None and not temporary_open():
+    pass
+if when == "wait":
+    while p.poll() is None and not asleep():
+        time.sleep(0.001)
+else:
+    time.sleep(float(when))
 p.send_signal(sig)
 sys.exit(128 - p.wait() if p.wait() < 0 else p.wait())
 EOF2
@@ -298,8 +307,8 @@ killed "SIGKILL mid-walk" KILL 0.05 "$big"
 # a racy entry: the walk is done, its second reading waits (only for a
 # token that can prove it unchanged)
 if [ -n "$proven" ]; then
-	killed "SIGTERM in the racy wait" TERM 0.3 "$d"
-	killed "SIGHUP in the racy wait" HUP 0.3 "$d"
+	killed "SIGTERM in the racy wait" TERM wait "$d"
+	killed "SIGHUP in the racy wait" HUP wait "$d"
 else
 	echo "SKIP-part: the racy wait: tokens that prove nothing are not read again" >&2
 fi

@@ -20,13 +20,14 @@
  * - one that could not be examined: its old record is kept, and so are
  *   those of the old entries below it, so it is compared next time.
  *
- * With --save, OLD is read only as far as needed at first (snapshot.h,
- * snapshot_load_deferred()): each entry's new record is printed before
- * it is compared, and where its text up to "taken" is the old record's,
- * the old result is rebuilt from the new one instead of being parsed.
- * An entry that changed is parsed then; those the walk did not find, at
- * the end.  A snapshot the reader refuses is refused all the same, only
- * later: exit 2, nothing listed, NEW untouched.
+ * OLD is read only as far as needed at first (snapshot.h,
+ * snapshot_load_deferred()): each entry's new record is made before it
+ * is compared (with --save, printed into NEW), and where its text up to
+ * "taken" is the old record's, the old result is rebuilt from the new
+ * one instead of being parsed: making a record costs less than parsing
+ * one.  An entry that changed is parsed then; those the walk did not
+ * find, at the end.  A snapshot the reader refuses is refused all the
+ * same, only later: exit 2, nothing listed, NEW untouched.
  *
  * The snapshot's root may be spelled otherwise than DIR (DIR/, a relative
  * name): the tree is the same if DIR is the file the root's record
@@ -49,6 +50,7 @@
 #include <sys/stat.h>
 #include "changes.h"
 #include "json.h"
+#include "json-record.h"
 #include "out.h"
 #include "quote.h"
 #include "save.h"
@@ -101,7 +103,6 @@ struct changes {
 	struct xstat_time taken;	/* the walk's start */
 	bool		unread;		/* some old entry is SNAP_UNREAD */
 	bool		trouble;
-	bool		lazy;		/* OLD read as needed (--save) */
 	uint32_t	bad_line;	/* the first bad record met, or 0 */
 	char		bad[512];	/* ...and what is wrong with it */
 };
@@ -412,14 +413,25 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 	struct changes *c = (struct changes *)ctx;
 	bool racy = c->saving && r->ret >= 0 && worth_rereading(c, r);
 	struct snap_ent *e = NULL;
-	bool later = racy;
+	bool later = racy, printed = false;
+	char buf[JSON_RECORD_TEXT_MAX];
 	const char *text = NULL;
 	size_t len = 0;
 
-	/* a record saved now is printed first: OLD's may be the same text */
-	if (c->lazy && r->ret >= 0 && !racy && !atomic_load(&c->save_failed)) {
-		json_print(r);
-		text = out_record_text(&len);
+	/*
+	 * The entry's record first, to hold against OLD's: printed into NEW
+	 * when it is saved now, else only made (--changes alone; a record
+	 * too long for the buffer is compared as OLD's record is parsed).
+	 */
+	if (c->have_snap && r->ret >= 0 && c->saving) {
+		if (!racy && !atomic_load(&c->save_failed)) {
+			json_print(r);
+			text = out_record_text(&len);
+			printed = true;
+		}
+	} else if (c->have_snap && r->ret >= 0) {
+		len = json_record_text(buf, r, &c->taken);
+		text = len ? buf : NULL;
 	}
 	/* --save alone, an entry written now: nothing shared to touch */
 	if (c->have_snap || racy || atomic_load(&c->save_failed)) {
@@ -434,7 +446,7 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 			later = true;
 		pthread_mutex_unlock(&c->lock);
 	}
-	if (text)
+	if (printed)
 		end_record(c);	/* a failed save fails whole: no harm */
 	else if (c->saving && !later)
 		save_record(c, r);
@@ -549,10 +561,7 @@ static int load(struct changes *c, const struct walk_opts *w)
 		warn_msg(errno, "cannot open %s", quoteaf(snap));
 		return -1;
 	}
-	c->lazy = c->o->save != NULL;
-	ret = c->lazy ? snapshot_load_deferred(f, snap, &c->snap, err,
-					       sizeof(err)) :
-			snapshot_load(f, snap, &c->snap, err, sizeof(err));
+	ret = snapshot_load_deferred(f, snap, &c->snap, err, sizeof(err));
 	fclose(f);
 	c->have_snap = true;
 	if (ret) {
@@ -838,8 +847,6 @@ static int finish_snapshot(struct changes *c)
 {
 	char err[sizeof(c->bad)];
 
-	if (!c->lazy)
-		return 0;
 	if (snapshot_finish(&c->snap, err, sizeof(err)) < 0) {
 		/* a bad record met by the walk may come before */
 		if (!c->bad_line)

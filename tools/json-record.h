@@ -21,6 +21,14 @@
 void json_record(FILE *f, const struct file_result *r,
 		 const struct xstat_time *taken);
 
+/*
+ * The same line into @buf, which holds JSON_RECORD_TEXT_MAX bytes (no NUL
+ * is added): its length, or 0 if it is longer (a long name).
+ */
+#define JSON_RECORD_TEXT_MAX	4096
+size_t json_record_text(char *buf, const struct file_result *r,
+			const struct xstat_time *taken);
+
 /* The line of a file @name that could not be examined: errno @err. */
 void json_error_record(FILE *f, const char *name, int err);
 

@@ -283,6 +283,29 @@ static void *snap_alloc(struct snapshot *s, size_t size)
 }
 
 /*
+ * A name's hash, eight bytes a step: every name is hashed once as it is
+ * read and once as the walk looks it up, and the names of a deep tree
+ * are long.
+ */
+static uint32_t hash_path(const char *s, size_t n)
+{
+	const uint64_t k = 0xff51afd7ed558ccdULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	for (w = 0; n; n--)
+		w = (w << 8) | (unsigned char)s[n - 1];
+	h = (h ^ w) * k;
+	h ^= h >> 29;
+	h *= k;
+	return (uint32_t)(h >> 32);
+}
+
+/*
  * A new entry with its name: "path_bytes" (the exact bytes) when not
  * null, else "path".  NULL with the reason in *@why.
  */
@@ -314,6 +337,7 @@ static struct snap_ent *new_entry(struct snapshot *s,
 	else if (get_hex(b, (unsigned char *)e->path, 0, NULL))
 		return NULL;
 	e->path[n] = '\0';
+	e->path_hash = hash_path(e->path, strlen(e->path));
 	return e;
 }
 
@@ -443,35 +467,32 @@ static int get_result(struct ctx *c, const struct jt_node *o,
 	return get_extras(c, o, mask, e);
 }
 
-static uint32_t hash_path(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static uint32_t hash_ino(uint64_t ino)
 {
 	return (uint32_t)((ino * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
-struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
+/* The entry named @path, whose hash is @h. */
+static struct snap_ent *find_hashed(const struct snapshot *s,
+				    const char *path, uint32_t h)
 {
-	uint32_t i;
+	uint32_t i = s->path_heads[h & (s->nbuckets - 1)];
 
-	if (!s->nbuckets)
-		return NULL;
-	i = s->path_heads[hash_path(path) & (s->nbuckets - 1)];
 	while (i) {
 		struct snap_ent *e = s->ents[i - 1];
 
-		if (strcmp(e->path, path) == 0)
+		if (e->path_hash == h && strcmp(e->path, path) == 0)
 			return e;
 		i = e->next_path;
 	}
 	return NULL;
+}
+
+struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
+{
+	if (!s->nbuckets)
+		return NULL;
+	return find_hashed(s, path, hash_path(path, strlen(path)));
 }
 
 struct snap_ent *snapshot_next_ino(const struct snapshot *s,
@@ -543,11 +564,11 @@ static int index_all(struct ctx *c, struct snapshot *s)
 		struct snap_ent *e = s->ents[i];
 		uint32_t *h;
 
-		if (snapshot_find(s, e->path)) {
+		if (find_hashed(s, e->path, e->path_hash)) {
 			c->line = i + 1;
 			return fail(c, "the name %s is there twice", e->path);
 		}
-		h = &s->path_heads[hash_path(e->path) & (s->nbuckets - 1)];
+		h = &s->path_heads[e->path_hash & (s->nbuckets - 1)];
 		e->next_path = *h;
 		*h = (uint32_t)i + 1;
 	}
@@ -702,7 +723,9 @@ static bool lit(const char **pp, const char *end, const char *lit)
 
 /*
  * snapshot_load_deferred(): a record that starts and ends as json_print()
- * writes one, its name plain, is only cut out.  False: to be parsed now.
+ * writes one, its name plain ASCII, is only cut out (a name in UTF-8 is
+ * checked by the parser now: a name not in UTF-8 must not be taken for
+ * one, e.g. as the snapshot's root).  False: to be parsed now.
  * Whatever is not read here is read before it is used (rebuilt from a
  * record of the same text, or parsed), so nothing is accepted unread.
  */
@@ -718,8 +741,10 @@ static bool add_lazy(struct ctx *c, struct snapshot *s, const char *line,
 	if (!lit(&p, end, "{\"path\":\""))
 		return false;
 	name = p;
+	/* the name is used before its record is read: ASCII, so valid */
 	for (; p < end && *p != '"'; p++)
-		if ((unsigned char)*p < 0x20 || *p == '\\')
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x80 ||
+		    *p == '\\')
 			return false;
 	n = (size_t)(p - name);
 	if (!n || !lit(&p, end, "\",\"path_bytes\":null,\"schema\":") ||
@@ -755,6 +780,7 @@ static bool add_lazy(struct ctx *c, struct snapshot *s, const char *line,
 	e->path = (char *)(e + 1);
 	memcpy(e->path, name, n);
 	e->path[n] = '\0';
+	e->path_hash = hash_path(name, n);
 	e->flags = SNAP_LAZY;
 	e->prefix_len = (uint32_t)cut;
 	if (taken) {

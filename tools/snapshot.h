@@ -45,6 +45,7 @@ struct snap_ent {
 	uint32_t	line_len;
 	uint32_t	prefix_len;	/* SNAP_LAZY: line up to ,"taken": */
 	uint32_t	lineno;		/* its line in the file */
+	uint32_t	path_hash;	/* of path: made by the parsing threads */
 	const char	*line;		/* the record as read, no newline */
 	struct xstat_time taken;	/* its racy window's end (SNAP_TAKEN) */
 	union {
@@ -92,9 +93,9 @@ int snapshot_load(FILE *f, const char *name, struct snapshot *s, char *err,
 const struct snap_ent *snapshot_set_root(struct snapshot *s);
 
 /*
- * The same, deferred where it can be (for --changes --save, which prints
- * each entry's new record anyway): a record that looks as xstat prints
- * it, its name plain ("path_bytes" null, no escape), is only cut out
+ * The same, deferred where it can be (for --changes, which makes each
+ * entry's new record: cheaper than parsing the old one): a record that looks as xstat prints
+ * it, its name plain ASCII ("path_bytes" null, no escape), is only cut out
  * (SNAP_LAZY: its name, its "taken" and where that member starts); the
  * others are parsed at once.  The name index is built, the inode index
  * only by snapshot_finish().  A SNAP_LAZY entry's result is rebuilt from

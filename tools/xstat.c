@@ -398,9 +398,10 @@ static void choose_query(struct options *o)
 	o->query = base | o->add | need;
 	/*
 	 * JSON (and the snapshot --save writes in it) says why a class (3)
-	 * field it asked for is missing
+	 * field it asked for is missing; --changes makes each entry's record
+	 * as the snapshot has it, to hold against the old one (changes.c)
 	 */
-	if ((o->output == OUT_JSON || o->save) &&
+	if ((o->output == OUT_JSON || o->save || o->changes) &&
 	    (o->query & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_GEN |
 			 XSTAT_REQUEST_DATA_VERSION)))
 		o->query |= XSTAT_REQUEST_WHY_MISSING;

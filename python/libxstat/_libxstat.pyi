@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Type hints for the C part of libxstat (python/_libxstat.c).
 import os
-from typing import Iterator, Optional, Tuple, Union, overload
+from typing import (Any, Iterator, Optional, Sequence, Tuple, Union,
+                    overload)
 
 from . import Promise, Request
 
@@ -124,6 +125,13 @@ def _result_from_bytes(b: bytes) -> xstat_result: ...
 def _json_record(path: bytes, result: xstat_result, size_needed: int,
                  taken_ns: Optional[int]) -> str: ...
 def _json_error_record(path: bytes, errno: int) -> str: ...
+# ((path, depth, (dev, ino) or None, ancestors, known), st_size)
+_Subdir = tuple[tuple[bytes, int, Optional[tuple[int, int]],
+                      tuple[tuple[int, int], ...], bool], int]
+def _scan(work: Sequence[tuple[str, Any]], fields: int,
+          max_depth: Optional[int], taken_ns: Optional[int], fd: int = ...
+          ) -> tuple[Union[bytes, int], list[_Subdir], int, int, int, int,
+                     list[tuple[bytes, int]]]: ...
 def _opendir(path: Union[str, bytes, int], fields: int,
              sync: Optional[bool],
              want_str: bool) -> Iterator[tuple[Union[str, bytes], int, int,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A tree scan spread over a Dask cluster: libxstat.scandir() on every
-client of a shared filesystem.
+"""A tree scan spread over a Dask cluster: libxstat's directory streams
+on every client of a shared filesystem.
 
 scan(paths, client) walks the trees under @paths as ``xstat -r --json``
 does and returns a dask.bag of its records (dicts of the tool's JSON
@@ -8,8 +8,9 @@ schema, libxstat.records); with out=DIR the records are written as
 JSON-lines part files instead, each line exactly the tool's.
 
 How the work is spread: a task reads one directory, or several small
-sibling directories, with libxstat.scandir(), and returns their records
-and the subdirectories it found; the client submits those as new tasks.
+sibling directories, with the directory streams of xstat_opendir(3) (in
+C, entered and reported as xstat -r does), and returns their records and
+the subdirectories it found; the client submits those as new tasks.
 Dask's scheduler places the tasks and moves queued ones from busy workers
 to idle ones (work stealing).  A task's input is only the paths it is to
 read, so a task lost with its worker is run again elsewhere, and its
@@ -46,8 +47,8 @@ import threading as _threading
 import time as _time
 import typing as _t
 
-from . import Request, lstat, scandir
-from . import records as _records
+from . import Request
+from . import _libxstat as _c
 
 __all__ = ["scan", "run", "Summary", "DEFAULT_FIELDS", "to_dataframe",
            "PathMissingOnWorker", "OutHoldsAnotherScan"]
@@ -64,9 +65,6 @@ _MAX_DIRS_PER_TASK = 256
 # most about a tenth of the scan.
 _OVERHEAD_SHARE = 10
 
-_OPEN_FLAGS = (_os.O_RDONLY | _os.O_DIRECTORY | _os.O_CLOEXEC |
-               _os.O_NOCTTY | _os.O_NOFOLLOW)
-
 
 class PathMissingOnWorker(OSError):
     """A root the scan was given is missing (or not the same kind of
@@ -81,103 +79,6 @@ _Dir = _t.Tuple[bytes, int, _t.Optional[_t.Tuple[int, int]],
                 _t.Tuple[_t.Tuple[int, int], ...], bool]
 
 
-class _Reader:
-    """What one task found: records as lines, subdirectories, counts."""
-
-    def __init__(self, fields: int, max_depth: _t.Optional[int],
-                 taken: _t.Optional[int] = None) -> None:
-        self.fields = fields
-        self.max_depth = max_depth
-        self.taken = taken
-        self.lines: _t.List[str] = []
-        self.subdirs: _t.List[_t.Tuple[_Dir, int]] = []
-        self.entries = 0
-        self.errors = 0
-        self.dir_bytes = 0      # st_size of the directories read
-        self.dir_entries = 0    # and the entries they held
-
-    def error(self, path: bytes, err: int) -> None:
-        self.lines.append(_records.error_record(path, err))
-        self.errors += 1
-
-    def root(self, path: bytes) -> None:
-        """A root: its own record, then its directory, as xstat -r."""
-        try:
-            r = lstat(path, fields=self.fields)
-        except OSError as e:
-            self.error(path, e.errno or _errno.EIO)
-            return
-        self.lines.append(_records.record(path, r, self.fields,
-                                              self.taken))
-        self.entries += 1
-        if r.st_mode is None or _stat.S_ISDIR(r.st_mode):
-            ident = (r.st_dev, r.st_ino) if r.st_ino is not None else None
-            if self.max_depth is None or self.max_depth > 0:
-                self.read((path, 0, ident, (), r.st_mode is not None))
-
-    def read(self, d: _Dir) -> None:
-        path, depth, want, ancestors, known = d
-        try:
-            fd = _os.open(path, _OPEN_FLAGS)
-        except OSError as e:
-            if not (e.errno == _errno.ENOTDIR and not known):
-                self.error(path, e.errno or _errno.EIO)
-            return
-        try:
-            self._read_fd(fd, d)
-        finally:
-            _os.close(fd)
-
-    def _read_fd(self, fd: int, d: _Dir) -> None:
-        path, depth, want, ancestors, _ = d
-        st = _os.fstat(fd)
-        here = (st.st_dev, st.st_ino)
-        if want is not None and want != here:
-            return      # replaced since its entry was read: not entered
-        if here in ancestors:
-            self.error(path, _errno.ELOOP)
-            return
-        below = ancestors + (here,)
-        prefix = path if path.endswith(b"/") else path + b"/"
-        count = 0
-        try:
-            with scandir(fd, fields=self.fields) as it:
-                for e in it:
-                    count += 1
-                    self._entry(prefix + _os.fsencode(e.name), e, depth + 1,
-                                below)
-        except OSError as e:
-            self.error(path, e.errno or _errno.EIO)
-        self.dir_bytes += st.st_size
-        self.dir_entries += count
-
-    def _entry(self, path: bytes, e: _t.Any, depth: int,
-               below: _t.Tuple[_t.Tuple[int, int], ...]) -> None:
-        if e.error:
-            self.error(path, e.error)
-            return
-        r = e.xstat
-        self.lines.append(_records.record(path, r, self.fields,
-                                              self.taken))
-        self.entries += 1
-        if self.max_depth is not None and depth >= self.max_depth:
-            return
-        if r.st_mode is not None:
-            if not _stat.S_ISDIR(r.st_mode):
-                return
-            known = True
-        else:
-            try:
-                if not e.is_dir(follow_symlinks=False):
-                    return
-            except OSError:
-                return
-            known = False
-        ident = (r.st_dev, r.st_ino) if r.st_ino is not None else None
-        size = r.st_size if r.st_size is not None else 0
-        self.subdirs.append(((path, depth, ident, below, known), size))
-
-
 def _part_name(work: _t.Sequence[_t.Any]) -> str:
     """The part file of a task: named by the directories it reads, so a
     task run again writes the same file."""
@@ -188,49 +89,66 @@ def _part_name(work: _t.Sequence[_t.Any]) -> str:
     return f"part-{h.hexdigest()}.jsonl"
 
 
-def _write_part(out: str, name: str, lines: _t.List[str]) -> None:
-    """Write @lines as @out/@name, whole or not at all: under a temporary
-    name, renamed over any earlier run's file.  Not synced: a killed
-    worker's data is in the page cache all the same, and a machine that
-    goes down takes the scan with it (run it again)."""
+def _scan_to_part(work: _t.Sequence[_t.Any], fields: int,
+                  max_depth: _t.Optional[int], taken: _t.Optional[int],
+                  out: str) -> _t.Tuple[_t.Optional[str], _t.Tuple]:
+    """_scan() @work with its records written to its part file in @out,
+    whole or not at all: under a temporary name, renamed over any earlier
+    run's file (none where there are no records).  Returns the part's
+    name and what _scan() returned.  Not synced: a killed worker's data
+    is in the page cache all the same, and a machine that goes down takes
+    the scan with it (run it again)."""
+    name = _part_name(work)
     final = _os.path.join(out, name)
     # the host, process and thread that write it: unique on a shared
     # filesystem too
     tmp = _os.path.join(out, f".{name}.{_socket.gethostname()}."
                              f"{_os.getpid()}.{_threading.get_ident()}.tmp")
-    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
-        for line in lines:
-            f.write(line)
-            f.write("\n")
-    _os.replace(tmp, final)
+    fd = _os.open(tmp, _os.O_WRONLY | _os.O_CREAT | _os.O_TRUNC |
+                  _os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            got = _c._scan(work, fields, max_depth, taken, fd)
+        finally:
+            _os.close(fd)
+        if got[0]:
+            _os.replace(tmp, final)
+            return name, got
+    except BaseException:
+        _os.unlink(tmp)
+        raise
+    _os.unlink(tmp)
+    return None, got
 
 
 def _task(work: _t.Sequence[_t.Any], fields: int,
           max_depth: _t.Optional[int],
           out: _t.Optional[str],
           taken: _t.Optional[int] = None) -> _t.Dict[str, _t.Any]:
-    """Read the roots or directories of @work.  Returns what the client
-    needs (subdirectories, counts, timing) and the records under
+    """Read the roots and directories of @work, as xstat -r does, in C
+    (the extension's _scan(): the tool's records, written by its JSON
+    writer).  Returns what the client needs (subdirectories, counts,
+    the directories entered but not read, timing) and the records under
     "lines" unless they went to a part file in @out."""
     t0 = _time.perf_counter()
-    r = _Reader(fields, max_depth, taken)
-    for kind, item in work:
-        if kind == "root":
-            r.root(item)
-        else:
-            r.read(item)
-    part = None
-    if out is not None and r.lines:
-        part = _part_name(work)
-        _write_part(out, part, r.lines)
+    c0 = _time.thread_time()
+    part = lines = None
+    if out is not None:
+        part, got = _scan_to_part(work, fields, max_depth, taken, out)
+    else:
+        got = _c._scan(work, fields, max_depth, taken)
+        # one line per record; the writer escapes every other line break
+        lines = got[0].decode("utf-8").split("\n")[:-1]
+    _, subdirs, entries, errors, dir_bytes, dir_entries, unread = got
     meta = {
-        "subdirs": r.subdirs, "entries": r.entries, "errors": r.errors,
-        "dirs": len(work), "dir_bytes": r.dir_bytes,
-        "dir_entries": r.dir_entries,
+        "subdirs": subdirs, "entries": entries, "errors": errors,
+        "unread": unread, "dirs": len(work), "dir_bytes": dir_bytes,
+        "dir_entries": dir_entries,
         "elapsed": _time.perf_counter() - t0,
+        "cpu": _time.thread_time() - c0,
         "worker": _worker_address(), "pid": _os.getpid(), "part": part,
     }
-    return {"meta": meta, "lines": None if out is not None else r.lines}
+    return {"meta": meta, "lines": lines}
 
 
 def _worker_address() -> str:
@@ -272,7 +190,13 @@ class Summary:
     an empty task; per_task_s, a task as the scan met it (the time the
     threads did not spend reading, per task, once there were two tasks
     per thread); per_entry_s, an entry; worth_a_task, the entries a
-    directory needs to be worth a task of its own."""
+    directory needs to be worth a task of its own.  unread: (path,
+    errno) of each directory whose entry has its record but which could
+    not be read, or not whole (errno 0: it changed during the walk and
+    was not entered); each is one of the errors, as for xstat -r, which
+    writes no record of its own for it either.  task_cpu_s: the CPU
+    seconds the tasks' threads spent in them (the work itself, without
+    the cluster's own)."""
 
     def __init__(self) -> None:
         self.entries = 0
@@ -286,6 +210,8 @@ class Summary:
         self.per_entry_s = 0.0
         self.worth_a_task = 1
         self.parts: _t.List[str] = []
+        self.unread: _t.List[_t.Tuple[bytes, int]] = []
+        self.task_cpu_s = 0.0
 
     @property
     def rate(self) -> float:
@@ -298,7 +224,8 @@ class Summary:
                 f"{self.dirs} directories (task {self.per_task_s * 1e3:.2f} "
                 f"ms, empty {self.empty_task_s * 1e3:.2f} ms, entry "
                 f"{self.per_entry_s * 1e6:.1f} us: a task is worth "
-                f"{self.worth_a_task} entries)")
+                f"{self.worth_a_task} entries; tasks' CPU "
+                f"{self.task_cpu_s:.2f} s)")
 
 
 def _per_task_cost(client: _t.Any, rounds: int = 100) -> float:
@@ -393,6 +320,8 @@ class _Walk:
         s = self.s
         s.entries += m["entries"]
         s.errors += m["errors"]
+        s.unread.extend(m["unread"])
+        s.task_cpu_s += m["cpu"]
         s.dirs += m["dirs"]
         s.tasks += 1
         s.workers[m["worker"]] = s.workers.get(m["worker"], 0) + 1
@@ -766,6 +695,16 @@ def main(argv: _t.Optional[_t.Sequence[str]] = None) -> int:
             _shutil.rmtree(space, ignore_errors=True)
 
 
+def _unread_message(path: bytes, err: int) -> str:
+    """A directory entered but not read, said as xstat -r says it."""
+    name = _os.fsdecode(path)
+    if err == 0:
+        return f"{name} changed during the walk, not entered"
+    if err == _errno.ELOOP:
+        return f"file system loop at {name}"
+    return f"cannot read directory {name}: {_os.strerror(err)}"
+
+
 def _say_out_refused(e: OutHoldsAnotherScan) -> int:
     import sys
 
@@ -813,6 +752,8 @@ def _command(a: _t.Any, space: _t.Optional[str]) -> int:
             cluster.close()
     if progress:
         sys.stderr.write("\n")
+    for path, err in summary.unread:
+        print(f"xstat-dask: {_unread_message(path, err)}", file=sys.stderr)
     print(f"xstat-dask: {summary}; cluster start-up {startup:.2f} s "
           f"(not counted)", file=sys.stderr)
     return 1 if summary.errors else 0
