@@ -273,6 +273,8 @@ struct old_entry {
 static void find_old(struct changes *c, const struct file_result *r,
 		     const char *text, size_t len, struct old_entry *o)
 {
+	/* each worker's own: its entries come in runs of the file's order */
+	static __thread size_t near;
 	const char *key = key_of(c, r->name);
 	struct snap_ent *e;
 
@@ -281,7 +283,7 @@ static void find_old(struct changes *c, const struct file_result *r,
 	o->oom = !key;
 	if (!key)
 		return;
-	e = snapshot_find(&c->snap, key);
+	e = snapshot_find_near(&c->snap, key, &near);
 	o->e = e;
 	o->same_text = e && text && r->ret >= 0 && e->prefix_len &&
 		       snapshot_prefix_len(text, len) == e->prefix_len &&
