@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * --changes and --save (changes.h).  The walk's entries are compared as
- * they come, under one lock (the walk's workers call concurrently): a
- * name that still holds the same file gets xstat_compare(3)'s verdict at
- * once.  A name that is new or holds another file is kept until the walk
+ * they come, under one lock (the walk's workers call concurrently; each
+ * finds its old entry before, see find_old()): a name that still holds
+ * the same file gets xstat_compare(3)'s verdict at once.  A name that is new or holds another file is kept until the walk
  * ends, because only then is it known whether its file left another name
  * (moved) or still has it (a new hard link: new).  Then every snapshot
  * name not seen and not moved is gone.  The verdicts are printed at the
