@@ -10,7 +10,8 @@ NEW is written beside OLD by both (the cycle also fsyncs it and its
 directory, as it must).  One warm-up round is not counted.  Prints per
 tool: the median wall time of each side, their CPU time (user + system),
 and the median, lowest and highest per-round ratio of wall and of CPU
-time (the steadier one on a shared machine; bench/tree_timing.py).
+time (the steadier one on a shared machine; bench/tree_timing.py); then
+each side's median CPU time.
 
   bench/cycle-time.py [--files 100000 | --dir DIR] [--rounds 11]
                       [--tool ./tools/xstat]... [--keep WORKDIR]
@@ -53,6 +54,11 @@ def main():
         tt.header(entries, w.root, old, a.rounds)
         tt.ratio_table(tools, ["cycle"], ["changes", "walk"], "cycle",
                        "two walks")
+        # each side alone: the cycle's floor is `--changes` alone
+        for t in tools:
+            print("%s: CPU medians: changes %.3f s, walk %.3f s, cycle "
+                  "%.3f s" % (t.path, tt.MED(t.cpu["changes"]),
+                              tt.MED(t.cpu["walk"]), tt.MED(t.cpu["cycle"])))
 
 
 if __name__ == "__main__":

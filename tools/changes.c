@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * --changes and --save (changes.h).  The walk's entries are compared as
- * they come, under one lock (the walk's workers call concurrently): a
- * name that still holds the same file gets xstat_compare(3)'s verdict at
- * once.  A name that is new or holds another file is kept until the walk
+ * they come, under one lock (the walk's workers call concurrently; each
+ * finds its old entry before, see find_old()): a name that still holds
+ * the same file gets xstat_compare(3)'s verdict at once.  A name that is new or holds another file is kept until the walk
  * ends, because only then is it known whether its file left another name
  * (moved) or still has it (a new hard link: new).  Then every snapshot
  * name not seen and not moved is gone.  The verdicts are printed at the
@@ -257,39 +257,63 @@ static bool resolve(struct changes *c, struct snap_ent *e)
 }
 
 /*
- * A SNAP_LAZY entry @e, found again as @r whose record is @text (NULL:
- * not printed): rebuilt from @r where the records agree, else parsed.
- * False if its record is bad (c->lock held).
+ * An entry's old record, as far as it is found without c->lock: the
+ * snapshot's tables and its records' text do not change during the walk
+ * (resolving an entry fills only that entry's result), so the lookup and
+ * the comparison of the texts, the bulk of an entry's work, are made by
+ * each worker on its own.  With the name respelled, c->key is shared:
+ * then under the lock.
  */
-static bool settle_lazy(struct changes *c, struct snap_ent *e,
-			const struct file_result *r, const char *text,
-			size_t len)
+struct old_entry {
+	struct snap_ent	*e;
+	bool		same_text;	/* its text up to "taken" is @r's */
+	bool		oom;
+};
+
+static void find_old(struct changes *c, const struct file_result *r,
+		     const char *text, size_t len, struct old_entry *o)
 {
-	if (text && r->ret >= 0 && e->prefix_len &&
-	    snapshot_prefix_len(text, len) == e->prefix_len &&
-	    !memcmp(text, e->line, e->prefix_len) &&
-	    !snapshot_rebuild(e, r->x, r->buflen))
-		return true;
-	return resolve(c, e);
+	/* each worker's own: its entries come in runs of the file's order */
+	static __thread size_t near;
+	const char *key = key_of(c, r->name);
+	struct snap_ent *e;
+
+	o->e = NULL;
+	o->same_text = false;
+	o->oom = !key;
+	if (!key)
+		return;
+	e = snapshot_find_near(&c->snap, key, &near);
+	o->e = e;
+	o->same_text = e && text && r->ret >= 0 && e->prefix_len &&
+		       snapshot_prefix_len(text, len) == e->prefix_len &&
+		       !memcmp(text, e->line, e->prefix_len);
 }
 
 /*
- * Compare one entry (c->lock held), whose new record is @text (@len
- * bytes) if printed already.  Returns its old entry, or NULL.
+ * A SNAP_LAZY entry @o->e: rebuilt from @r where the records agree, else
+ * parsed.  False if its record is bad (c->lock held).
  */
-static struct snap_ent *entry(struct changes *c, const struct file_result *r,
-			      const char *text, size_t len)
+static bool settle_lazy(struct changes *c, const struct old_entry *o,
+			const struct file_result *r)
 {
-	const char *key = key_of(c, r->name);
-	struct snap_ent *e;
+	if (o->same_text && !snapshot_rebuild(o->e, r->x, r->buflen))
+		return true;
+	return resolve(c, o->e);
+}
+
+/* Compare one entry, found as @o (c->lock held).  Returns @o->e. */
+static struct snap_ent *entry(struct changes *c, const struct file_result *r,
+			      const struct old_entry *o)
+{
+	struct snap_ent *e = o->e;
 	int v;
 
-	if (!key) {
+	if (o->oom) {
 		oom(c);
 		return NULL;
 	}
-	e = snapshot_find(&c->snap, key);
-	if (e && (e->flags & SNAP_LAZY) && !settle_lazy(c, e, r, text, len)) {
+	if (e && (e->flags & SNAP_LAZY) && !settle_lazy(c, o, r)) {
 		/* the run ends with the snapshot's error: nothing to say */
 		e->flags |= SNAP_PRESENT | SNAP_SAME_FILE;
 		return e;
@@ -413,6 +437,7 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 	struct changes *c = (struct changes *)ctx;
 	bool racy = c->saving && r->ret >= 0 && worth_rereading(c, r);
 	struct snap_ent *e = NULL;
+	struct old_entry old;
 	bool later = racy, printed = false;
 	char buf[JSON_RECORD_TEXT_MAX];
 	const char *text = NULL;
@@ -433,11 +458,15 @@ static bool print_hook(const struct file_result *r, const void *ctx)
 		len = json_record_text(buf, r, &c->taken);
 		text = len ? buf : NULL;
 	}
+	if (c->have_snap && !c->respell)
+		find_old(c, r, text, len, &old);
 	/* --save alone, an entry written now: nothing shared to touch */
 	if (c->have_snap || racy || atomic_load(&c->save_failed)) {
 		pthread_mutex_lock(&c->lock);
+		if (c->have_snap && c->respell)
+			find_old(c, r, text, len, &old);
 		if (c->have_snap)
-			e = entry(c, r, text, len);
+			e = entry(c, r, &old);
 		if (racy)
 			keep_reread(c, r);
 		else if (r->ret < 0 && e)

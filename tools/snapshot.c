@@ -495,6 +495,32 @@ struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
 	return find_hashed(s, path, hash_path(path, strlen(path)));
 }
 
+struct snap_ent *snapshot_find_near(const struct snapshot *s,
+				    const char *path, size_t *next)
+{
+	struct snap_ent *e;
+	uint32_t h, i;
+
+	if (!s->nbuckets)
+		return NULL;
+	h = hash_path(path, strlen(path));
+	if (*next < s->n) {
+		e = s->ents[*next];
+		if (e->path_hash == h && strcmp(e->path, path) == 0) {
+			++*next;
+			return e;
+		}
+	}
+	for (i = s->path_heads[h & (s->nbuckets - 1)]; i; i = e->next_path) {
+		e = s->ents[i - 1];
+		if (e->path_hash == h && strcmp(e->path, path) == 0) {
+			*next = i;
+			return e;
+		}
+	}
+	return NULL;
+}
+
 struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 				   const struct snap_ent *e)
 {
@@ -1220,6 +1246,15 @@ struct snap_ent *snapshot_find(const struct snapshot *s, const char *path)
 {
 	(void)s;
 	(void)path;
+	return NULL;
+}
+
+struct snap_ent *snapshot_find_near(const struct snapshot *s,
+				    const char *path, size_t *next)
+{
+	(void)s;
+	(void)path;
+	(void)next;
 	return NULL;
 }
 

@@ -142,6 +142,15 @@ void snapshot_free(struct snapshot *s);
 
 /* The entry named @path, or NULL. */
 struct snap_ent *snapshot_find(const struct snapshot *s, const char *path);
+/*
+ * snapshot_find(), trying first the entry at index *@next: a walk meets
+ * the names mostly in the order of the walk that wrote the snapshot, so
+ * that entry is usually the one, and sequential memory is cheaper than a
+ * hash chain's (a cache miss at each step).  *@next is then the index
+ * after the entry found.
+ */
+struct snap_ent *snapshot_find_near(const struct snapshot *s,
+				    const char *path, size_t *next);
 
 /* The entries whose inode number is @ino: first, then snapshot_next_ino. */
 struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino);
