@@ -50,7 +50,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <cmocka.h>
@@ -269,29 +268,6 @@ static int concurrent(const char *dir, const char *label, uint64_t mask,
 	return violations || dishonest || none || weak || checked < calls / 50;
 }
 
-/*
- * statmount(2) (457 on every ABI), from which alone the library learns
- * that a mount's type keeps multigrain timestamps: absent (ENOSYS) where
- * a user-mode emulator does not know the call.
- */
-static int statmount_answers(void)
-{
-	errno = 0;
-	return syscall(457, NULL, NULL, 0, 0) == 0 || errno != ENOSYS;
-}
-
-/* Multigrain timestamps expected here: the oracle, independently. */
-static int kernel_mgtime(void)
-{
-	struct utsname u;
-	unsigned major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return 0;
-	return (major > 6 || (major == 6 && minor >= 13)) &&
-	       statmount_answers();
-}
-
 /* The type of the case's mount, taken before statx is blocked. */
 static char case_type[32];
 
@@ -367,7 +343,7 @@ static int check_promise(const struct fs_case *c, const char *dir,
 		return 1;
 	}
 	/* fstat(): newfstatat, never statx, so the oracle holds blocked */
-	want_every = kernel_mgtime() && sb.st_ctim.tv_nsec != 0 &&
+	want_every = th_kernel_mgtime() && sb.st_ctim.tv_nsec != 0 &&
 		     (!strcmp(type, "ext4") || !strcmp(type, "xfs") ||
 		      !strcmp(type, "btrfs") || !strcmp(type, "tmpfs"));
 	every = !!(tok.promise & EVERY);
@@ -385,7 +361,7 @@ static int check_promise(const struct fs_case *c, const char *dir,
 			(unsigned long long)tok.promise, tok.source);
 		ret = 1;
 	}
-	if (c->strong && kernel_mgtime() && !want_every) {
+	if (c->strong && th_kernel_mgtime() && !want_every) {
 		fprintf(stderr, "FAIL: %s: expected multigrain, mount type %s\n",
 			c->name, type);
 		ret = 1;
@@ -409,7 +385,7 @@ static int check_dv_source(const struct fs_case *c, const char *dir)
 		syncfs(t.fd);	/* btrfs: the item is read after a commit */
 	if (token_now(&t, TOK | XSTAT_REQUEST_DATA_VERSION, 1, &tok)) {
 		ret = 1;
-	} else if (c->strong && kernel_mgtime() &&
+	} else if (c->strong && th_kernel_mgtime() &&
 		   (tok.source != XSTAT_TOKEN_FROM_DATA_VERSION ||
 		    !(tok.promise & EVERY) ||
 		    !(tok.promise & XSTAT_PROMISE_NAMES))) {
@@ -432,8 +408,9 @@ static int run_checks(const struct fs_case *c, const char *dir,
 	snprintf(label, sizeof(label), "%s as %s", c->name, who);
 	failed = check_promise(c, dir, TOK);
 	failed |= check_promise(c, dir, TOK | XSTAT_REQUEST_DATA_VERSION);
-	failed |= tt_check(dir, label, case_type, c->strong && kernel_mgtime());
-	if (!c->strong || !kernel_mgtime())
+	failed |= tt_check(dir, label, case_type,
+			   c->strong && th_kernel_mgtime());
+	if (!c->strong || !th_kernel_mgtime())
 		return failed;
 	failed |= sequential(dir, label, c->mkfs == NULL);
 	failed |= concurrent(dir, label, TOK, CONC_CALLS);
@@ -582,7 +559,7 @@ int main(void)
 	for (i = 0; i < NCASES; i++)
 		tests[i].name = cases[i].name;
 	th_require_root();
-	if (!kernel_mgtime())
+	if (!th_kernel_mgtime())
 		fprintf(stderr, "note: kernel before 6.13, or no "
 			"statmount(2) in this process: only the weak "
 			"promise is checked\n");

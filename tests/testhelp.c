@@ -19,6 +19,7 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/loop.h>
 #include <cmocka.h>
@@ -838,6 +839,18 @@ const char *th_no_native_handles(const char *path)
 		return why;
 	}
 	return NULL;
+}
+
+int th_kernel_mgtime(void)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
+	    (major < 6 || (major == 6 && minor < 13)))
+		return 0;
+	errno = 0;
+	return syscall(457, NULL, NULL, 0, 0) == 0 || errno != ENOSYS;
 }
 
 /* The new mount API (5.2+, idmapping 5.12+): numbers common to all ABIs. */

@@ -220,6 +220,14 @@ int th_trap_syscall(int nr, int arg, uint32_t mask, uint32_t value,
 const char *th_no_native_handles(const char *path);
 
 /*
+ * Multigrain timestamps expected here, asked independently of the
+ * library: Linux 6.13 or later, and statmount(2) (457 on every ABI), from
+ * which alone the library learns that a mount's type keeps them, answers
+ * (not ENOSYS, as where a user-mode emulator does not know the call).
+ */
+int th_kernel_mgtime(void);
+
+/*
  * For a test of the filters themselves (no filter is installed while it
  * is set): the helpers above hand their BPF program to this function and
  * return what it returns, instead of installing the program.
