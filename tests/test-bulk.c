@@ -14,6 +14,13 @@
  * name comes twice; ENOTDIR; EMFILE fails the call and leaks nothing,
  * and a stream that can open nothing more still equals xstat().
  *
+ * Where the machine cannot give something, a probe says so and the check
+ * bends only that far: a symlink's or FIFO's generation given by one of
+ * stream and xstat() only, where this program cannot decode the kernel's
+ * file handles; entries of a stream with every result asked per call,
+ * where statx gives no unique mount ID; a change token promising only
+ * another tick's changes, where no multigrain timestamps are known.
+ *
  * Needs root and loop devices for the filesystems: a filesystem that
  * cannot be had here is a skipped case, and with none the program skips.
  * CHECK() reports every mismatch of a case, which then fails.
