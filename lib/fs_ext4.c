@@ -2,12 +2,13 @@
 /*
  * ext4 (and the ext4 driver's "ext2" and "ext3" mounts, which share its
  * magic).  statx gives the creation time where the inode has room for it
- * (not 128-byte inodes).  The generation comes from the file handle; the
- * creation time without statx and the data version (i_version, counted
- * only once armed: probe_ext4.c) from the raw inode on the block device,
- * root's alone: probe_ext4.c drives that read, ext4dev*.c open and know
- * the device, ext4_disk.c decodes the inode, bulk_ext4.c reads a
- * directory's inodes in batches.  f_fsid is made from the UUID.
+ * (not 128-byte inodes).  The generation comes from the file handle (or
+ * FS_IOC_GETVERSION, else the raw inode); the creation time without statx
+ * and the data version (i_version, counted only once armed: probe_ext4.c)
+ * from the raw inode on the block device, root's alone: probe_ext4.c
+ * drives that read, ext4dev*.c open and know the device, ext4_disk.c
+ * decodes the inode, bulk_ext4.c reads a directory's inodes in batches.
+ * f_fsid is made from the UUID.
  */
 #include "fs.h"
 
@@ -17,7 +18,14 @@ static int ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
 		      uint64_t want, uint32_t fsflags, struct xs_stat *st)
 {
 	(void)fs;
-	if (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION))
+	/*
+	 * The generation too, where neither the handle nor the reopened file
+	 * gave it (a symlink or FIFO whose handle was refused): a stream's
+	 * raw read gives it, and so does this probe when a creation time or
+	 * data version is asked with it.
+	 */
+	if (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION |
+		    XSTAT_REQUEST_GEN))
 		xs_ext4_probe(t, want, fsflags, st);
 	return 0;
 }
