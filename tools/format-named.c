@@ -97,21 +97,16 @@ static void out_why_missing(const struct spec *s, const struct file_result *r)
 		extra(r, XSTAT_REQUEST_WHY_MISSING);
 	char buf[HUMAN_WHY_FIELDS * 32] = "";
 	const char *field;
-	unsigned i, code;
+	unsigned i = 0, code;
 	size_t n = 0;
 
 	if (!w) {
 		out_string(s, "?");
 		return;
 	}
-	for (i = 0; i < HUMAN_WHY_FIELDS; i++) {
-		code = human_why_field(w, i, &field);
-		if (code == XSTAT_WHY_PRESENT ||
-		    code == XSTAT_WHY_NOT_REQUESTED)
-			continue;
+	while (human_why_next(w, &i, &field, &code))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s=%s",
 				      n ? "," : "", field, human_why(code));
-	}
 	out_string(s, n ? buf : "-");
 }
 

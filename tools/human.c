@@ -165,8 +165,8 @@ const char *human_token_source(unsigned int source)
 	return "unknown";
 }
 
-unsigned int human_why_field(const struct xstat_why_missing *w, unsigned i,
-			     const char **field)
+static unsigned int why_field(const struct xstat_why_missing *w, unsigned i,
+			      const char **field)
 {
 	switch (i) {
 	case 0:
@@ -178,6 +178,18 @@ unsigned int human_why_field(const struct xstat_why_missing *w, unsigned i,
 	}
 	*field = "data_version";
 	return w->data_version;
+}
+
+int human_why_next(const struct xstat_why_missing *w, unsigned int *i,
+		   const char **field, unsigned int *code)
+{
+	while (*i < HUMAN_WHY_FIELDS) {
+		*code = why_field(w, (*i)++, field);
+		if (*code != XSTAT_WHY_PRESENT &&
+		    *code != XSTAT_WHY_NOT_REQUESTED)
+			return 1;
+	}
+	return 0;
 }
 
 const char *human_why(unsigned int code)

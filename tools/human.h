@@ -39,15 +39,17 @@ const char *human_token_source(unsigned int source);
 
 /*
  * XSTAT_REQUEST_WHY_MISSING in words, one spelling for %{why_missing}
- * and JSON's "why_missing" (xstat(1)): the class (3) field @i of
- * HUMAN_WHY_FIELDS, by its %{name} ("btime", "gen", "data_version") into
- * *@field, and its code in @w; human_why(): the code's name, the
- * XSTAT_WHY_* suffix in lower case ("no_source", "refused"...), a code
- * this xstat does not know as "unknown".
+ * and JSON's "why_missing" (xstat(1)): human_why_next() steps *@i (from
+ * 0) through the class (3) fields of HUMAN_WHY_FIELDS to the next one
+ * @w gives a reason for (neither present nor not requested), puts its
+ * %{name} ("btime", "gen", "data_version") in *@field and its code in
+ * *@code, and returns 0 past the last; human_why(): the code's name,
+ * the XSTAT_WHY_* suffix in lower case ("no_source", "refused"...), a
+ * code this xstat does not know as "unknown".
  */
 #define HUMAN_WHY_FIELDS	3
-unsigned int human_why_field(const struct xstat_why_missing *w, unsigned i,
-			     const char **field);
+int human_why_next(const struct xstat_why_missing *w, unsigned int *i,
+		   const char **field, unsigned int *code);
 const char *human_why(unsigned int code);
 
 #endif

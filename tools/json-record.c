@@ -575,18 +575,14 @@ static void json_why_missing(struct jb *b, const struct file_result *r)
 		extra(r, XSTAT_REQUEST_WHY_MISSING);
 	const char *field;
 	char sep = '{';
-	unsigned i, code;
+	unsigned i = 0, code;
 
 	jb_lit(b, KEY("why_missing"));
 	if (!w) {
 		jb_lit(b, "null");
 		return;
 	}
-	for (i = 0; i < HUMAN_WHY_FIELDS; i++) {
-		code = human_why_field(w, i, &field);
-		if (code == XSTAT_WHY_PRESENT ||
-		    code == XSTAT_WHY_NOT_REQUESTED)
-			continue;
+	while (human_why_next(w, &i, &field, &code)) {
 		jb_char(b, sep);
 		jb_char(b, '"');
 		jb_str(b, field);
