@@ -85,11 +85,19 @@ int main(int argc, char **argv)
 	struct xstat_parameters p = { XSTAT_REQUEST_INO };
 	struct xstat x;
 
-	if (argc != 2 || xstat(AT_FDCWD, argv[1], 0, &p, &x, sizeof(x)) < 0) {
+	if (argc < 2 || argc > 3 ||
+	    xstat(AT_FDCWD, argv[1], 0, &p, &x, sizeof(x)) < 0) {
 		perror("xstat");
 		return 1;
 	}
 	printf("%llu\n", x.st_ino);
+	if (argc == 3) {	/* the kernel's list of what is mapped */
+		FILE *maps = fopen("/proc/self/maps", "r");
+		int c;
+
+		while (maps && (c = getc(maps)) != EOF)
+			putchar(c);
+	}
 	return 0;
 }
 EOC
@@ -103,10 +111,16 @@ if $cc $cflags -o "$tmp/consumer-shared" "$tmp/consumer.c" $libs \
 	got=$(LD_LIBRARY_PATH=$root$libdir "$tmp/consumer-shared" "$file")
 	[ "$got" = "$want" ] || fail "shared consumer: '$got', stat says $want"
 	echo "shared consumer: inode $got, stat says $want"
-	# It really uses the installed shared library.
-	LD_LIBRARY_PATH=$root$libdir LD_TRACE_LOADED_OBJECTS=1 \
-		"$tmp/consumer-shared" | grep -q "$root$libdir/libxstat.so.1" ||
-		fail "shared consumer does not load $root$libdir/libxstat.so.1"
+	# It really uses the installed shared library: the kernel's maps of
+	# the running consumer, whatever its C library's loader (musl's has
+	# no LD_TRACE_LOADED_OBJECTS: the consumer would run instead).
+	if [ -r /proc/self/maps ]; then
+		LD_LIBRARY_PATH=$root$libdir "$tmp/consumer-shared" "$file" \
+			maps | grep -q " $root$libdir/libxstat\.so\.1" ||
+			fail "shared consumer does not load $root$libdir/libxstat.so.1"
+	else
+		echo "shared consumer: no /proc/self/maps, its library not checked"
+	fi
 else
 	cat "$tmp/cc.log"
 	fail "shared consumer does not build with: $cflags ... $libs"

@@ -20,6 +20,10 @@
  *                          number byte-swapped (a kernel of the other byte
  *                          order, under a user-mode emulator), so the
  *                          library can decode it (a tmpfs generation)
+ *   th-probe strerror NAME the C library's words for the errno NAME
+ *                          (ELOOP), in the environment's locale as the
+ *                          tool sets it, on stdout: the tool appends them
+ *                          to its messages, and glibc's and musl's differ
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -188,6 +192,28 @@ static int probe_handles(const char *file)
 	return 0;
 }
 
+/* Exit 0 having printed the words, or 2 for an errno it does not name. */
+static int probe_strerror(const char *name)
+{
+	static const struct {
+		const char	*name;
+		int		err;
+	} names[] = {
+		{ "ELOOP", ELOOP },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i].name)) {
+			setlocale(LC_ALL, "");
+			printf("%s\n", strerror(names[i].err));
+			return 0;
+		}
+	}
+	fprintf(stderr, "th-probe: no errno named %s here\n", name);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "locale"))
@@ -200,7 +226,10 @@ int main(int argc, char **argv)
 		return probe_statmount();
 	if (argc == 3 && !strcmp(argv[1], "handles"))
 		return probe_handles(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "strerror"))
+		return probe_strerror(argv[2]);
 	fprintf(stderr, "usage: th-probe locale NAME | mnt-id FILE | "
-		"closed-fd N | statmount | handles FILE\n");
+		"closed-fd N | statmount | handles FILE | "
+		"strerror NAME\n");
 	return 2;
 }

@@ -5,12 +5,10 @@
  * size is, "Gid" on a line of its own, hexadecimal device numbers.  Two
  * deliberate differences: a name that is not plain printable text is
  * quoted (shell-escape style) instead of reaching the terminal raw, and a
- * time whose year strftime() cannot hold is printed as seconds.
+ * time that cannot be broken down is printed as seconds.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include "human.h"
 #include "out.h"
@@ -24,24 +22,21 @@ static const char *patch_name(const char *name)
 	       quote_n(2, name, QS_SHELL_ESCAPE) : name;
 }
 
+/*
+ * "%F %T.NNNNNNNNN%z" as the program's strftime() wrote it, but formatted
+ * by human_time(), whatever the C library: musl writes the year 10000
+ * "+10000", glibc wraps a year past an int.  Seconds where no date can be
+ * made.
+ */
 static void patch_time(const char *field, const struct xstat_time *xt)
 {
-	char date[100], zone[100];
-	time_t t = (time_t)xt->tv_sec;
-	struct tm tm;
+	char buf[HUMAN_TIME_MAX], *zone;
 
-	if ((long long)t != xt->tv_sec || !localtime_r(&t, &tm) ||
-	    tm.tm_year > INT_MAX - 1900 ||
-	    !strftime(date, sizeof(date), "%F %T", &tm) ||
-	    !strftime(zone, sizeof(zone), "%z", &tm)) {
-		char buf[HUMAN_TIME_MAX];
-
-		seconds_time(buf, xt);
-		fprintf(out_fp(), "%s%s\n", field, buf);
-		return;
-	}
-	fprintf(out_fp(), "%s%s.%09llu%s\n", field, date,
-	       (unsigned long long)xt->tv_nsec, zone);
+	human_time(buf, xt);
+	zone = strrchr(buf, ' ');
+	if (zone && zone > strchr(buf, ' '))
+		memmove(zone, zone + 1, strlen(zone));
+	fprintf(out_fp(), "%s%s\n", field, buf);
 }
 
 static char patch_type(unsigned m)
