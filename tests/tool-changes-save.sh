@@ -216,11 +216,14 @@ for i in range(200):
         open(os.path.join(d, "f%03d" % j), "w").close()' "$big"
 # killed KIND SIGNAL WHEN DIR: a cycle of DIR against the snapshot k,
 # signalled once its temporary is open (seen in /proc/PID/fd) and then
-# WHEN: a delay in seconds, or "wait": when the tool is seen asleep in
-# the racy wait (its /proc/PID/wchan a nanosleep; where the kernel hides
-# that, its state S: with one thread, nothing else after the temporary
-# is opened sleeps), so that a loaded machine cannot make the signal
-# come early or late.  DIR/racy is touched just before the tool starts.
+# WHEN: "walk": at once, the tool stopped (SIGSTOP) the moment the
+# temporary is seen and the signal sent while it is stopped, so that
+# no machine walks DIR faster than the signal comes; or "wait": when
+# the tool is seen asleep in the racy wait (its /proc/PID/wchan a
+# nanosleep; where the kernel hides that, its state S: with one thread,
+# nothing else after the temporary is opened sleeps), so that a loaded
+# machine cannot make the signal come early or late.  DIR/racy is
+# touched just before the tool starts.
 # Default signal actions (a shell's background job ignores SIGINT); k
 # must be as it was, nothing else left beside it.  k is made by a quiet
 # cycle (see quiet()).
@@ -282,9 +285,14 @@ while p.poll() is None and not temporary_open():
 if when == "wait":
     while p.poll() is None and not asleep():
         time.sleep(0.001)
+    p.send_signal(sig)
 else:
-    time.sleep(float(when))
-p.send_signal(sig)
+    p.send_signal(signal.SIGSTOP)
+    if not temporary_open():
+        p.send_signal(signal.SIGCONT)
+        sys.exit(p.wait())
+    p.send_signal(sig)
+    p.send_signal(signal.SIGCONT)
 sys.exit(128 - p.wait() if p.wait() < 0 else p.wait())
 EOF2
 	rc=$?
@@ -301,9 +309,9 @@ EOF2
 		fail "$kind: left $(ls -A "$tmp" | grep -vxF -f "$tmp/ls.before")"
 	ok "$kind (exit $rc): NEW intact, nothing left"
 }
-killed "SIGTERM mid-walk" TERM 0.05 "$big"
-killed "SIGINT mid-walk" INT 0.05 "$big"
-killed "SIGKILL mid-walk" KILL 0.05 "$big"
+killed "SIGTERM mid-walk" TERM walk "$big"
+killed "SIGINT mid-walk" INT walk "$big"
+killed "SIGKILL mid-walk" KILL walk "$big"
 # a racy entry: the walk is done, its second reading waits (only for a
 # token that can prove it unchanged)
 if [ -n "$proven" ]; then
@@ -312,7 +320,7 @@ if [ -n "$proven" ]; then
 else
 	echo "SKIP-part: the racy wait: tokens that prove nothing are not read again" >&2
 fi
-killed "SIGTERM mid-walk, no NEW before" TERM 0.05 "$big" absent
+killed "SIGTERM mid-walk, no NEW before" TERM walk "$big" absent
 
 # --- again with statmount(2) refused ----------------------------------
 # As for an ordinary user in a chroot: the library cannot learn the
@@ -337,7 +345,7 @@ if [ -x "$seccomp" ] && "$seccomp" -e EPERM -s 457 -- true 2>/dev/null; then
 	quiet "$proven" $rc "$tmp/out" "$d" &&
 		ok "statmount refused: a quiet cycle (exit $rc)" ||
 		fail "statmount refused: a quiet cycle: exit $rc, $(head -3 "$tmp/out")"
-	killed "statmount refused: SIGTERM mid-walk, no NEW before" TERM 0.05 \
+	killed "statmount refused: SIGTERM mid-walk, no NEW before" TERM walk \
 		"$big" absent
 	tool=$real proven=$real_proven
 else
