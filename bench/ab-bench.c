@@ -31,11 +31,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include "xstat.h"
+#include "refuse-statx.h"
 
 #define MAX_ROUNDS	1001
 #define MAX_DIRS	65536
@@ -186,23 +184,6 @@ static size_t run_streams(const struct build *b, unsigned long long mask)
 	return n;
 }
 
-/* statx refused with EPERM in this thread, as a sandbox does. */
-static void refuse_statx(void)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		die("seccomp");
-}
-
 static void report(struct acase *cases, int ncases, int rounds,
 		   const char *unit)
 {
@@ -276,7 +257,8 @@ int main(int argc, char **argv)
 	for (k = 0; k < NBUILDS; k++)
 		load(&builds[k], lib[k]);
 	if (sandbox)
-		refuse_statx();
+		if (bench_refuse_statx(EPERM) < 0)
+			die("seccomp");
 	cases = file ? per_call : per_stream;
 	ncases = file ? 5 : 2;
 	if (tree)

@@ -24,11 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <xstat.h>
+#include "refuse-statx.h"
 
 #define M_BASIC		XSTAT_REQUEST__BASIC_STATS
 
@@ -61,23 +59,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "instr-loop: %s: %s\n", what, strerror(errno));
 	exit(2);
-}
-
-/* A sandbox's filter: statx answers ENOSYS, everything else runs. */
-static void refuse_statx(void)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		die("seccomp");
 }
 
 /*
@@ -156,7 +137,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (k->refuse_statx)
-		refuse_statx();
+		if (bench_refuse_statx(ENOSYS) < 0)
+			die("seccomp");
 	if (k->stream) {
 		one_pass(k, argv[3]);
 		return 0;

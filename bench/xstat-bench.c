@@ -47,12 +47,10 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <linux/filter.h>
 #include <linux/fs.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <uv.h>
 #include <xstat.h>
+#include "refuse-statx.h"
 
 #define MAX_CASES	64
 #define MAX_ROUNDS	401
@@ -1174,26 +1172,6 @@ static int run_one(const struct opts *o)
 	return 0;
 }
 
-/*
- * Refuse statx with @err in this thread and the threads it starts, as a
- * sandbox does (SECCOMP_RET_ERRNO): the filter, not the library, decides.
- */
-static void refuse_statx(int err)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		die("seccomp");
-}
-
 static int run_backend(const struct opts *o)
 {
 	FILE *tsv = NULL;
@@ -1203,7 +1181,8 @@ static int run_backend(const struct opts *o)
 	else
 		unsetenv("LIBXSTAT_NO_STATX");
 	if (sandbox_err)
-		refuse_statx(sandbox_err);
+		if (bench_refuse_statx(sandbox_err) < 0)
+			die("seccomp");
 	if (o->one)
 		return run_one(o);
 	if (o->tsv && !(tsv = fopen(o->tsv, "a")))
