@@ -224,7 +224,8 @@ for i in range(200):
 # nothing else after the temporary is opened sleeps), so that a loaded
 # machine cannot make the signal come early or late.  DIR/racy is
 # touched just before the tool starts.
-# Default signal actions (a shell's background job ignores SIGINT); k
+# Default signal actions (a shell's background job ignores SIGINT, nohup
+# SIGHUP, and the tool keeps a signal ignored as it found it); k
 # must be as it was, nothing else left beside it.  k is made by a quiet
 # cycle (see quiet()).
 killed() {
@@ -255,7 +256,8 @@ with open(racy, "a"):
 p = subprocess.Popen(sys.argv[5:], stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL,
                      preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL)
-                                         for s in (signal.SIGINT, signal.SIGTERM)])
+                                         for s in (signal.SIGINT, signal.SIGTERM,
+                                                   signal.SIGHUP)])
 proc = "/proc/%d/" % p.pid
 
 def read(name):
