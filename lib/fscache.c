@@ -191,33 +191,34 @@ static uint32_t lookup(const struct xs_target *t, uint64_t mnt_key,
 	return magic;
 }
 
-/*
- * The never-reused mount ID of @st: statx's, else asked of the anchor
- * (name_to_handle_at, 6.12+); 0 if neither can tell.
- */
-uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st)
+uint64_t xs_fs_key_ask(const struct xs_target *t)
 {
 	uint64_t id = 0;
 
-	if (st->mnt_id_unique)
-		return st->mnt_id;
 	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
 		return id;
 	return 0;
 }
 
-const struct xs_fs *xs_fs_row(const struct xs_target *t, struct xs_stat *st)
+/*
+ * The row of a type not cached for @st's key, looked up (and stored).  Out
+ * of line: a call whose type is cached pays for none of its registers.
+ */
+static __attribute__((noinline)) const struct xs_fs *
+row_looked_up(const struct xs_target *t, struct xs_stat *st)
+{
+	return xs_fs_of(lookup(t, st->fs_key, &st->fsflags));
+}
+
+const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
+				      struct xs_stat *st)
 {
 	uint32_t magic;
 
-	if (st->fs_resolved)
-		return st->fs;
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
 	magic = magic_cached(st->fs_key, &st->fsflags);
-	if (!magic)
-		magic = lookup(t, st->fs_key, &st->fsflags);
-	st->fs = xs_fs_of(magic);
+	st->fs = magic ? xs_fs_of(magic) : row_looked_up(t, st);
 	st->fs_resolved = 1;
 	return st->fs;
 }
