@@ -191,15 +191,6 @@ static uint32_t lookup(const struct xs_target *t, uint64_t mnt_key,
 	return magic;
 }
 
-uint64_t xs_fs_key_ask(const struct xs_target *t)
-{
-	uint64_t id = 0;
-
-	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
-		return id;
-	return 0;
-}
-
 /*
  * The row of a type not cached for @st's key, looked up (and stored).  Out
  * of line: a call whose type is cached pays for none of its registers.

@@ -3,6 +3,7 @@
 #define LIBXSTAT_FSCACHE_H
 
 #include "internal.h"
+#include "mntid.h"
 
 /*
  * fscache.c: per-filesystem facts keyed by the unique mount ID (@mnt_key,
@@ -25,9 +26,6 @@ static inline uint64_t xs_ext4_idmap_of(uint64_t mnt_key, uint32_t fsflags)
 {
 	return (fsflags & XS_FSF_IDMAPPED) ? mnt_key : 0;
 }
-/* fscache.c: the unique mount ID of the anchored @t, asked; 0: none. */
-uint64_t xs_fs_key_ask(const struct xs_target *t);
-
 /*
  * The never-reused mount ID of @st: statx's, else asked of the anchor
  * (name_to_handle_at, 6.12+); 0 if neither can tell.
@@ -35,9 +33,13 @@ uint64_t xs_fs_key_ask(const struct xs_target *t);
 static inline uint64_t xs_fs_key(const struct xs_target *t,
 				 const struct xs_stat *st)
 {
+	uint64_t id = 0;
+
 	if (st->mnt_id_unique)
 		return st->mnt_id;
-	return xs_fs_key_ask(t);
+	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
+		return id;
+	return 0;
 }
 
 /* fscache.c: xs_fs_row()'s first ask in a call. */
