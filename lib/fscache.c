@@ -39,6 +39,7 @@ struct fs_slot {
 	uint64_t	seq;	/* odd while being written */
 	uint64_t	key;	/* unique mount ID, 0 = empty */
 	uint64_t	value;	/* magic | flags << 32 */
+	const struct xs_fs *row;	/* xs_fs_of(magic) */
 };
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
@@ -53,17 +54,22 @@ static struct fs_slot *slot_of(uint64_t key)
 #define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
-/* 1 and the slot's facts for @key, or 0. */
-static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
+/* 1 and the slot's facts for @key and their row, or 0. */
+static inline __attribute__((always_inline)) int
+slot_read(struct fs_slot *s, uint64_t key, uint64_t *value,
+	  const struct xs_fs **row)
 {
 	uint64_t seq = LOAD(&s->seq), v;
+	const struct xs_fs *r;
 
 	if ((seq & 1) || LOAD(&s->key) != key)
 		return 0;
 	v = LOAD(&s->value);
+	r = LOAD(&s->row);
 	if (LOAD(&s->seq) != seq)
 		return 0;
 	*value = v;
+	*row = r;
 	return 1;
 }
 
@@ -94,6 +100,7 @@ static void store(uint64_t key, uint32_t magic, uint32_t flags)
 	if (magic) {
 		STORE(&s->key, key);
 		STORE(&s->value, magic | (uint64_t)flags << 32);
+		STORE(&s->row, xs_fs_of(magic));
 		STORE(&s->seq, seq + 2);
 	} else {
 		/* Nothing written: readers' snapshots remain valid. */
@@ -109,9 +116,10 @@ void xs_fs_remember(uint64_t mnt_key, uint32_t magic)
 /* Only what is cached (0 if nothing is): no call of its own. */
 static uint32_t magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 {
+	const struct xs_fs *row;
 	uint64_t value;
 
-	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value)) {
+	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value, &row)) {
 		*fsflags = (uint32_t)(value >> 32);
 		return (uint32_t)value;
 	}
@@ -204,12 +212,16 @@ row_looked_up(const struct xs_target *t, struct xs_stat *st)
 const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
 				      struct xs_stat *st)
 {
-	uint32_t magic;
+	uint64_t value;
 
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
-	magic = magic_cached(st->fs_key, &st->fsflags);
-	st->fs = magic ? xs_fs_of(magic) : row_looked_up(t, st);
+	/* A slot is stored only with a magic, and its row with it. */
+	if (st->fs_key && slot_read(slot_of(st->fs_key), st->fs_key, &value,
+				    &st->fs))
+		st->fsflags = (uint32_t)(value >> 32);
+	else
+		st->fs = row_looked_up(t, st);
 	st->fs_resolved = 1;
 	return st->fs;
 }
