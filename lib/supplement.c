@@ -174,10 +174,9 @@ static uint64_t fs_key(const struct xs_target *t, uint64_t want,
 	return th->key;
 }
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-			  struct xs_stat *st)
+void xs_supplement_want(const struct xs_target *t, uint64_t want,
+			struct xs_stat *st)
 {
-	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
 	struct taken_handle th;
 
 	st->fs_key = fs_key(t, want, st, &th);
