@@ -38,7 +38,6 @@
 #define PROC_SUPER_MAGIC	0x9fa0
 #define REOPEN_FLAGS	(O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 #define DIR_REOPEN_FLAGS	(REOPEN_FLAGS | O_DIRECTORY)
-#define ANCHOR_FLAGS	(O_PATH | O_CLOEXEC)
 
 int xs_open_eintr(int dfd, const char *path, int flags)
 {
@@ -60,18 +59,10 @@ int xs_same_inode(int fd, const struct xs_stat *st)
 	       same_sb(&sb, st);
 }
 
+/* The anchored target of @a, for a descriptor the caller did not open. */
 static void set_target(const struct xs_target *t, struct xs_anchor *a)
 {
-	a->at.dfd = a->fd;
-	a->at.path = "";
-	a->at.flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT |
-		      (t->flags & (AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC));
-	a->at.name_dfd = t->dfd;
-	a->at.name = t->path;
-	a->at.anchored = 1;
-	a->at.own_fd = 0;
-	a->at.is_fd = 1;
-	a->at.refused = t->refused;
+	xs_anchor_set_target(t, a);
 	if (!a->owned) {
 		int fl = fcntl(a->fd, F_GETFL);
 
@@ -91,25 +82,24 @@ static int empty_path(const struct xs_target *t, int fd)
 
 static int open_anchor(const struct xs_target *t, int extra)
 {
-	int flags = ANCHOR_FLAGS | extra;
+	int flags = xs_anchor_flags(t) | extra;
 	int fd;
 
-	if (t->flags & AT_SYMLINK_NOFOLLOW)
-		flags |= O_NOFOLLOW;
 	fd = xs_open_eintr(t->dfd, t->path, flags);
 	if (t->dfd == AT_FDCWD && empty_path(t, fd))
 		fd = xs_open_eintr(AT_FDCWD, ".", flags);
 	return fd;
 }
 
-int xs_anchor_open(const struct xs_target *t, struct xs_anchor *a)
+int xs_anchor_open_rest(const struct xs_target *t, struct xs_anchor *a,
+			int fd)
 {
-	int fd = -ENOENT;
-
 	a->fd = -1;
 	a->owned = 0;
-	if (!t->is_fd)
+	if (fd == -EINTR)
 		fd = open_anchor(t, 0);
+	else if (!t->is_fd && t->dfd == AT_FDCWD && empty_path(t, fd))
+		fd = xs_open_eintr(AT_FDCWD, ".", xs_anchor_flags(t));
 	/* "" with AT_EMPTY_PATH on a descriptor: the caller's inode */
 	if (t->is_fd || (t->dfd != AT_FDCWD && empty_path(t, fd))) {
 		a->fd = t->dfd;
@@ -137,14 +127,6 @@ int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a)
 	a->fd = fd;
 	set_target(t, a);
 	return 0;
-}
-
-void xs_anchor_close(struct xs_anchor *a)
-{
-	if (a->owned && a->fd >= 0)
-		close(a->fd);
-	a->fd = -1;
-	a->owned = 0;
 }
 
 /*

@@ -18,20 +18,78 @@ struct xs_anchor {
 	struct xs_target at;	/* { fd, "", AT_EMPTY_PATH ... } */
 };
 
+#include <fcntl.h>
+#include <unistd.h>
+
+/* The open flags of @t's anchor (see xs_anchor_open()). */
+static inline int xs_anchor_flags(const struct xs_target *t)
+{
+	return O_PATH | O_CLOEXEC |
+	       ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0);
+}
+
+/* @a's target: its descriptor, "" and AT_EMPTY_PATH; own_fd still 0. */
+static inline void xs_anchor_set_target(const struct xs_target *t,
+					struct xs_anchor *a)
+{
+	a->at.dfd = a->fd;
+	a->at.path = "";
+	a->at.flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT |
+		      (t->flags & (AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC));
+	a->at.name_dfd = t->dfd;
+	a->at.name = t->path;
+	a->at.anchored = 1;
+	a->at.own_fd = 0;
+	a->at.is_fd = 1;
+	a->at.refused = t->refused;
+}
+
+/*
+ * anchor.c: the rest of xs_anchor_open() after the first open of a name
+ * gave @fd (an fd is never passed: -errno), or for the caller's
+ * descriptor (@fd unused): EINTR, the empty path, errors.
+ */
+int xs_anchor_open_rest(const struct xs_target *t, struct xs_anchor *a,
+			int fd);
+
 /*
  * Anchor @t: an O_PATH descriptor opened with the caller's lookup flags
  * (AT_SYMLINK_NOFOLLOW is O_NOFOLLOW; an O_PATH open without O_DIRECTORY
  * triggers no automount, as AT_NO_AUTOMOUNT asks), or the caller's
- * descriptor for fxstat().  0 or -errno.
+ * descriptor for fxstat().  0 or -errno.  Inline: every anchored call
+ * opens one, and the usual open succeeds at once.
  */
-int xs_anchor_open(const struct xs_target *t, struct xs_anchor *a);
+static inline int xs_anchor_open(const struct xs_target *t,
+				 struct xs_anchor *a)
+{
+	int fd = -EBADF;
+
+	if (!t->is_fd) {
+		fd = openat(t->dfd, t->path, xs_anchor_flags(t));
+		if (fd >= 0) {
+			a->fd = fd;
+			a->owned = 1;
+			xs_anchor_set_target(t, a);
+			return 0;
+		}
+		fd = -errno;
+	}
+	return xs_anchor_open_rest(t, a, fd);
+}
+
 /*
  * The caller did not pass AT_NO_AUTOMOUNT and the anchor is an automount
  * point (or, in the fallback, may be): re-anchor the way statx would
  * look it up, which triggers the automount.  0 or -errno.
  */
 int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a);
-void xs_anchor_close(struct xs_anchor *a);
+
+/* Close what xs_anchor_open() opened; @a is not used again. */
+static inline void xs_anchor_close(struct xs_anchor *a)
+{
+	if (a->owned)
+		close(a->fd);
+}
 
 /*
  * anchor.c: descriptors opened on a file's behalf, all from an anchored

@@ -178,19 +178,34 @@ static inline size_t put(struct xstat *buffer, size_t buflen, size_t off,
 
 /*
  * The extra results in @present, in the order of extras[] (ascending
- * bits), after the struct at @off.  Returns the size of the result.
+ * bits), after the struct at @off.  Returns the size of the result.  In
+ * two halves, the bits below 32 (statx's) and above (libxstat's own),
+ * each tested whole first: a request has few extra results, and most of
+ * the tests of a row are skipped.
  */
-static size_t put_extras(struct xstat *buffer, size_t buflen, size_t off,
-			 const struct xs_stat *st, uint64_t request,
-			 uint64_t present)
+#define XS_EXTRAS_LOW	(XS_EXTRAS & 0xffffffffULL)
+#define XS_EXTRAS_HIGH	(XS_EXTRAS & ~0xffffffffULL)
+
+static inline __attribute__((always_inline)) size_t
+put_extras(struct xstat *buffer, size_t buflen, size_t off,
+	   const struct xs_stat *st, uint64_t request, uint64_t present)
 {
 #define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
-	if (present & (bit)) {						\
+	if ((bit & half) && (present & (bit))) {			\
 		struct xstat_##name v = __VA_ARGS__;			\
 									\
 		PUT(v);							\
 	}
-	XS_EXTRA_RESULTS(XS_EXTRA_PUT)
+	if (present & XS_EXTRAS_LOW) {
+		const uint64_t half = XS_EXTRAS_LOW;
+
+		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
+	}
+	if (present & XS_EXTRAS_HIGH) {
+		const uint64_t half = XS_EXTRAS_HIGH;
+
+		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
+	}
 #undef XS_EXTRA_PUT
 	(void)request;
 	return off;
@@ -238,12 +253,26 @@ copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 	return (ssize_t)off;
 }
 
+/*
+ * A result with extra results: the struct and the extras in one
+ * function, whose registers a result without any does not pay for.
+ */
+static __attribute__((noinline)) ssize_t
+copyout_extras(const struct xs_stat *st, uint64_t request,
+	       struct xstat *buffer, size_t buflen)
+{
+	return copyout(st, request, buffer, buflen);
+}
+
 ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
 		   struct xstat *buffer, size_t buflen)
 {
 	if (__builtin_expect(buflen < sizeof(struct xstat), 0))
 		return copyout_short(st, request, buffer, buflen);
-	return copyout(st, request, buffer, buflen);
+	if ((st->mask | request) & XS_EXTRAS)
+		return copyout_extras(st, request, buffer, buflen);
+	put_fixed(buffer, st, st->mask);
+	return sizeof(struct xstat);
 }
 
 XS_EXPORT const void *xstat_extra(const struct xstat *buffer, size_t buflen,

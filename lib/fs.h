@@ -113,6 +113,23 @@ static inline uint64_t xs_handle64(const unsigned char *p)
 	return v;
 }
 
+/*
+ * The generation in the handle @fh of @st's inode, taken on the
+ * filesystem of @fs, whose row decodes handles (fs->handle): 0, -EPROTO
+ * (not the row's layout) or -ESTALE (another inode: the path may have
+ * been replaced in between).
+ */
+static inline int xs_fs_handle_gen(const struct xs_fs *fs,
+				   const struct file_handle *fh,
+				   const struct xs_stat *st, uint64_t *gen)
+{
+	uint64_t ino;
+
+	if (fs->handle(fh, &ino, gen))
+		return -EPROTO;
+	return ino == st->ino ? 0 : -ESTALE;
+}
+
 /* The FILEID_INO32_GEN layouts (1, and 2 with the parent): ext4, XFS. */
 int xs_handle_ino32_gen(const struct file_handle *fh, uint64_t *ino,
 			uint64_t *gen);

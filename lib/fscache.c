@@ -39,6 +39,7 @@ struct fs_slot {
 	uint64_t	seq;	/* odd while being written */
 	uint64_t	key;	/* unique mount ID, 0 = empty */
 	uint64_t	value;	/* magic | flags << 32 */
+	const struct xs_fs *row;	/* xs_fs_of(magic) */
 };
 
 static struct fs_slot fs_slots[FSCACHE_SLOTS];
@@ -53,17 +54,22 @@ static struct fs_slot *slot_of(uint64_t key)
 #define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
-/* 1 and the slot's facts for @key, or 0. */
-static int slot_read(struct fs_slot *s, uint64_t key, uint64_t *value)
+/* 1 and the slot's facts for @key and their row, or 0. */
+static inline __attribute__((always_inline)) int
+slot_read(struct fs_slot *s, uint64_t key, uint64_t *value,
+	  const struct xs_fs **row)
 {
 	uint64_t seq = LOAD(&s->seq), v;
+	const struct xs_fs *r;
 
 	if ((seq & 1) || LOAD(&s->key) != key)
 		return 0;
 	v = LOAD(&s->value);
+	r = LOAD(&s->row);
 	if (LOAD(&s->seq) != seq)
 		return 0;
 	*value = v;
+	*row = r;
 	return 1;
 }
 
@@ -94,6 +100,7 @@ static void store(uint64_t key, uint32_t magic, uint32_t flags)
 	if (magic) {
 		STORE(&s->key, key);
 		STORE(&s->value, magic | (uint64_t)flags << 32);
+		STORE(&s->row, xs_fs_of(magic));
 		STORE(&s->seq, seq + 2);
 	} else {
 		/* Nothing written: readers' snapshots remain valid. */
@@ -109,9 +116,10 @@ void xs_fs_remember(uint64_t mnt_key, uint32_t magic)
 /* Only what is cached (0 if nothing is): no call of its own. */
 static uint32_t magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 {
+	const struct xs_fs *row;
 	uint64_t value;
 
-	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value)) {
+	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value, &row)) {
 		*fsflags = (uint32_t)(value >> 32);
 		return (uint32_t)value;
 	}
@@ -192,32 +200,28 @@ static uint32_t lookup(const struct xs_target *t, uint64_t mnt_key,
 }
 
 /*
- * The never-reused mount ID of @st: statx's, else asked of the anchor
- * (name_to_handle_at, 6.12+); 0 if neither can tell.
+ * The row of a type not cached for @st's key, looked up (and stored).  Out
+ * of line: a call whose type is cached pays for none of its registers.
  */
-uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st)
+static __attribute__((noinline)) const struct xs_fs *
+row_looked_up(const struct xs_target *t, struct xs_stat *st)
 {
-	uint64_t id = 0;
-
-	if (st->mnt_id_unique)
-		return st->mnt_id;
-	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
-		return id;
-	return 0;
+	return xs_fs_of(lookup(t, st->fs_key, &st->fsflags));
 }
 
-const struct xs_fs *xs_fs_row(const struct xs_target *t, struct xs_stat *st)
+const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
+				      struct xs_stat *st)
 {
-	uint32_t magic;
+	uint64_t value;
 
-	if (st->fs_resolved)
-		return st->fs;
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
-	magic = magic_cached(st->fs_key, &st->fsflags);
-	if (!magic)
-		magic = lookup(t, st->fs_key, &st->fsflags);
-	st->fs = xs_fs_of(magic);
+	/* A slot is stored only with a magic, and its row with it. */
+	if (st->fs_key && slot_read(slot_of(st->fs_key), st->fs_key, &value,
+				    &st->fs))
+		st->fsflags = (uint32_t)(value >> 32);
+	else
+		st->fs = row_looked_up(t, st);
 	st->fs_resolved = 1;
 	return st->fs;
 }

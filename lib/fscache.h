@@ -3,6 +3,7 @@
 #define LIBXSTAT_FSCACHE_H
 
 #include "internal.h"
+#include "mntid.h"
 
 /*
  * fscache.c: per-filesystem facts keyed by the unique mount ID (@mnt_key,
@@ -25,14 +26,39 @@ static inline uint64_t xs_ext4_idmap_of(uint64_t mnt_key, uint32_t fsflags)
 {
 	return (fsflags & XS_FSF_IDMAPPED) ? mnt_key : 0;
 }
-uint64_t xs_fs_key(const struct xs_target *t, const struct xs_stat *st);
+/*
+ * The never-reused mount ID of @st: statx's, else asked of the anchor
+ * (name_to_handle_at, 6.12+); 0 if neither can tell.
+ */
+static inline uint64_t xs_fs_key(const struct xs_target *t,
+				 const struct xs_stat *st)
+{
+	uint64_t id = 0;
+
+	if (st->mnt_id_unique)
+		return st->mnt_id;
+	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
+		return id;
+	return 0;
+}
+
+/* fscache.c: xs_fs_row()'s first ask in a call. */
+const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
+				      struct xs_stat *st);
+
 /*
  * The row of @st's filesystem (fs.h; NULL: its type is not known) and,
  * in st->fsflags, the verdicts on it: looked up on the first ask of a
  * call and carried in @st for the rest of it.  @t: the anchored target,
  * or NULL (then only what is cached or needs no descriptor).
  */
-const struct xs_fs *xs_fs_row(const struct xs_target *t, struct xs_stat *st);
+static inline const struct xs_fs *xs_fs_row(const struct xs_target *t,
+					    struct xs_stat *st)
+{
+	if (st->fs_resolved)
+		return st->fs;
+	return xs_fs_row_resolve(t, st);
+}
 void xs_fs_set_flag(struct xs_stat *st, uint32_t flag);
 /* Only what is cached (0 if nothing is): no call of its own. */
 uint32_t xs_fs_magic_cached(uint64_t mnt_key, uint32_t *fsflags);

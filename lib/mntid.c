@@ -28,13 +28,12 @@
 
 static int unique_unsupported;
 
-static int handle_call(const struct xs_target *t, struct file_handle *fh,
-		       void *id, int flags)
+static inline __attribute__((always_inline)) int
+handle_call(const struct xs_target *t, struct file_handle *fh, void *id,
+	    int flags)
 {
-	if (!(t->flags & AT_SYMLINK_NOFOLLOW))
-		flags |= AT_SYMLINK_FOLLOW;
-	flags |= t->flags & AT_EMPTY_PATH;
-	return name_to_handle_at(t->dfd, t->path, fh, id, flags) ? -errno : 0;
+	return name_to_handle_at(t->dfd, t->path, fh, id,
+				 flags | xs_handle_flags(t)) ? -errno : 0;
 }
 
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
@@ -44,7 +43,7 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 	int id = 0, ret;
 
 	if (!mnt)
-		return handle_call(t, fh, &id, 0);
+		return xs_handle_take(t, fh);
 	if (!__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED)) {
 		ret = handle_call(t, fh, &unique, XS_AT_HANDLE_MNT_ID_UNIQUE);
 		if (ret != -EINVAL) {

@@ -23,6 +23,23 @@ int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st);
 int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st);
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_mnt_id *mnt);
+
+/* name_to_handle_at()'s flags for @t's lookup. */
+static inline int xs_handle_flags(const struct xs_target *t)
+{
+	return ((t->flags & AT_SYMLINK_NOFOLLOW) ? 0 : AT_SYMLINK_FOLLOW) |
+	       (t->flags & AT_EMPTY_PATH);
+}
+
+/* xs_name_to_handle() without @mnt: the handle alone, 0 or -errno. */
+static inline int xs_handle_take(const struct xs_target *t,
+				 struct file_handle *fh)
+{
+	int id;
+
+	return name_to_handle_at(t->dfd, t->path, fh, &id,
+				 xs_handle_flags(t)) ? -errno : 0;
+}
 int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
 /*
  * The handle into @h and the unique mount ID into *@id, one call (Linux

@@ -9,10 +9,30 @@
 #define LIBXSTAT_RESULT_H
 
 #include "internal.h"
+#include "fscache.h"
 
-/* supplement.c: add class (3) fields that were requested and are missing. */
-void xs_supplement(const struct xs_target *t, uint64_t request,
-		   struct xs_stat *st);
+/*
+ * supplement.c: add what @want asks (class (3) fields, extra results
+ * the backend did not give; not 0) and set st->fs_key.
+ */
+void xs_supplement_want(const struct xs_target *t, uint64_t want,
+			struct xs_stat *st);
+
+/*
+ * Add what was requested and is missing, and set fscache.c's key, which
+ * the promises and probes read.  Nothing to add (a change token alone):
+ * the key only, with no frame of supplement.c's.
+ */
+static inline void xs_supplement(const struct xs_target *t, uint64_t request,
+				 struct xs_stat *st)
+{
+	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
+
+	if (want)
+		xs_supplement_want(t, want, st);
+	else
+		st->fs_key = xs_fs_key(t, st);
+}
 
 
 /*

@@ -48,28 +48,35 @@ struct taken_handle {
 /*
  * @mnt: the handle's call also gives the mount ID (when statx did not).
  * From the handle already taken, if one was: then its unique mount ID is
- * the one asked for.
+ * the one asked for.  Else it is taken now, into @th, only where @fs
+ * decodes handles.
  */
 static int gen_from_handle(const struct xs_target *t, const struct xs_fs *fs,
 			   struct xs_stat *st, int mnt,
-			   const struct taken_handle *th, uint64_t *gen)
+			   struct taken_handle *th, uint64_t *gen)
 {
-	struct xs_mnt_id m = { 0, 0, 0 };
-	int ret;
-
 	if (th->ret == -ENODATA) {
-		ret = xs_handle_gen(t, fs, st, mnt ? &m : NULL, gen);
-		xs_mnt_id_store(st, &m);
-		return ret;
-	}
-	if (mnt && th->key) {
+		if (!fs || !fs->handle)
+			return -EOPNOTSUPP;
+		th->h.fh.handle_bytes = sizeof(th->h.bytes);
+		if (mnt) {
+			struct xs_mnt_id m = { 0, 0, 0 };
+
+			th->ret = xs_name_to_handle(t, &th->h.fh, &m);
+			xs_mnt_id_store(st, &m);
+		} else {
+			th->ret = xs_handle_take(t, &th->h.fh);
+		}
+	} else if (mnt && th->key) {
 		st->mnt_id = th->key;
 		st->mnt_id_unique = 1;
 		st->mask |= XSTAT_REQUEST_MNT_ID;
 	}
 	if (th->ret)
 		return th->ret;
-	return xs_handle_decode_gen(&th->h, fs, st, gen);
+	if (!fs || !fs->handle)
+		return -EOPNOTSUPP;
+	return xs_fs_handle_gen(fs, &th->h.fh, st, gen);
 }
 
 /*
@@ -80,7 +87,7 @@ static int gen_from_handle(const struct xs_target *t, const struct xs_fs *fs,
  * cannot tell apart two files made alike in one clock tick.
  */
 static void supplement_class3(const struct xs_target *t, uint64_t want,
-			      const struct taken_handle *th,
+			      struct taken_handle *th,
 			      struct xs_stat *st)
 {
 	int mnt = !!(want & XSTAT_REQUEST_MNT_ID);
@@ -167,10 +174,9 @@ static uint64_t fs_key(const struct xs_target *t, uint64_t want,
 	return th->key;
 }
 
-void xs_supplement(const struct xs_target *t, uint64_t request,
-			  struct xs_stat *st)
+void xs_supplement_want(const struct xs_target *t, uint64_t want,
+			struct xs_stat *st)
 {
-	uint64_t want = request & XS_SUPPLEMENTABLE & ~st->mask;
 	struct taken_handle th;
 
 	st->fs_key = fs_key(t, want, st, &th);
