@@ -54,6 +54,8 @@ static void free_dir(struct xstat_dir *d)
 	free(d->dents);
 	free(d->ents);
 	free(d->keys);
+	free(d->keys_tmp);
+	free(d->wide);
 	free(d->names);
 	free(d->sts);
 	free(d->order);
@@ -91,8 +93,10 @@ static struct xstat_dir *alloc_dir(void)
 	d->dents = malloc(BULK_DENTS);
 	d->ents = malloc(BULK_BATCH * sizeof(*d->ents));
 	d->keys = malloc(BULK_BATCH * sizeof(*d->keys));
+	d->keys_tmp = malloc(BULK_BATCH * sizeof(*d->keys_tmp));
 	d->names = malloc(BULK_NAMES);
-	if (!d->dents || !d->ents || !d->keys || !d->names) {
+	if (!d->dents || !d->ents || !d->keys || !d->keys_tmp ||
+	    !d->names) {
 		free_dir(d);
 		return NULL;
 	}
@@ -163,7 +167,7 @@ XS_EXPORT const struct xstat_dirent *xstat_readdir(struct xstat_dir *d)
 		if (!d->n)
 			return xs_ret_ptr(NULL, saved, saved);
 	}
-	bulk_result_of(d, &d->ents[d->keys[d->next++].idx]);
+	bulk_result_of(d, bulk_nth(d, d->next++));
 	/* What the library's own calls did to errno is not the caller's. */
 	return xs_ret_ptr(&d->out, 0, saved);
 }

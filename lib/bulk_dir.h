@@ -14,10 +14,17 @@
 #include <sys/types.h>
 #include "bulk.h"
 
-struct bulk_key {
-	uint64_t	ino;
-	uint32_t	idx;
-};
+/*
+ * A window's sort keys: each entry's inode number above KEY_IDX_BITS bits
+ * of its index in ents[], so that the keys sorted as numbers order the
+ * entries by inode number and the names of one inode in the directory's
+ * order.  A window with an inode number too large for that (overlayfs's
+ * xino, a network filesystem's hash) is sorted by comparison instead,
+ * its keys then holding the index alone (bulk_window.c).
+ */
+#define KEY_IDX_BITS	13
+#define KEY_IDX_MASK	((UINT64_C(1) << KEY_IDX_BITS) - 1)
+_Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
 
 struct xstat_dir {
 	int			fd;
@@ -55,7 +62,8 @@ struct xstat_dir {
 	int			eof;
 	/* the batch, handed out in keys[] order; names in the arena */
 	struct bulk_ent		*ents;
-	struct bulk_key		*keys;
+	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
+	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
 	size_t			n, next;
 	/* a raw-read batch's records and bulk_ext4.c's scratch */
@@ -75,6 +83,12 @@ struct xstat_dir {
 		unsigned char	bytes[BULK_RESULT];
 	}			res;
 };
+
+/* The entry handed out @i-th of the batch. */
+static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)
+{
+	return &d->ents[d->keys[i] & KEY_IDX_MASK];
+}
 
 /*
  * bulk_fs.c: learn the directory's filesystem facts above, once.

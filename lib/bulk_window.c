@@ -38,6 +38,11 @@ static int is_dot(const char *name)
 	       (!name[1] || (name[1] == '.' && !name[2]));
 }
 
+struct bulk_key {
+	uint64_t	ino;
+	uint32_t	idx;
+};
+
 /* Inode numbers in order; the names of one inode in the directory's. */
 static int key_cmp(const void *a, const void *b)
 {
@@ -48,10 +53,68 @@ static int key_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Sort the window's keys by inode number. */
-static void sort_keys(struct xstat_dir *d)
+/*
+ * A window whose inode numbers do not fit a key beside the index: sorted
+ * by comparison, each key then the index alone.  No room for it (ENOMEM):
+ * the directory's order, which only costs the disk more seeking.
+ */
+static void sort_wide(struct xstat_dir *d)
 {
-	qsort(d->keys, d->n, sizeof(*d->keys), key_cmp);
+	size_t i;
+
+	if (!d->wide)
+		d->wide = malloc(BULK_BATCH * sizeof(*d->wide));
+	for (i = 0; i < d->n; i++)
+		d->keys[i] = i;
+	if (!d->wide)
+		return;
+	for (i = 0; i < d->n; i++) {
+		d->wide[i].ino = d->ents[i].d_ino;
+		d->wide[i].idx = (uint32_t)i;
+	}
+	qsort(d->wide, d->n, sizeof(*d->wide), key_cmp);
+	for (i = 0; i < d->n; i++)
+		d->keys[i] = d->wide[i].idx;
+}
+
+/*
+ * Sort the window's keys: a stable radix sort, a byte at a time from the
+ * lowest, of only the bytes in which its inode numbers differ (@vary:
+ * their bits that are not all the same), so that a directory's usual span
+ * of inode numbers takes two passes; the indexes below them are in order
+ * already.
+ */
+static void sort_keys(struct xstat_dir *d, uint64_t vary)
+{
+	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
+	uint32_t count[256], sum, c;
+	size_t i, n = d->n;
+	unsigned shift;
+
+	if (vary >> (64 - KEY_IDX_BITS)) {
+		sort_wide(d);
+		return;
+	}
+	vary <<= KEY_IDX_BITS;
+	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
+		if (!(vary >> shift & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i] >> shift & 0xff]++;
+		for (sum = 0, i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[src[i] >> shift & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	d->keys = src;
+	d->keys_tmp = dst;
 }
 
 /*
@@ -61,6 +124,7 @@ static void sort_keys(struct xstat_dir *d)
  */
 static int collect(struct xstat_dir *d, size_t window)
 {
+	uint64_t any = 0, all = UINT64_MAX;
 	size_t used = 0, len;
 
 	d->n = 0;
@@ -97,11 +161,12 @@ static int collect(struct xstat_dir *d, size_t window)
 		e->state = BULK_PENDING;
 		e->err = 0;
 		e->st = NULL;
-		d->keys[d->n].ino = de->d_ino;
-		d->keys[d->n].idx = (uint32_t)d->n;
+		d->keys[d->n] = de->d_ino << KEY_IDX_BITS | d->n;
 		d->n++;
+		any |= de->d_ino;
+		all &= de->d_ino;
 	}
-	sort_keys(d);
+	sort_keys(d, any & ~all);
 	return 0;
 }
 
@@ -179,13 +244,13 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
 	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
-				d->keys[0].ino, &dv);
+				bulk_nth(d, 0)->d_ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
 		return;
 	for (i = 0; i < d->n; i++) {
-		struct bulk_ent *e = &d->ents[d->keys[i].idx];
+		struct bulk_ent *e = bulk_nth(d, i);
 
 		e->st = &d->sts[i];
 		stat_entry(d, e, request);
@@ -241,7 +306,7 @@ static int uring_allowed(struct xstat_dir *d)
 static int statx_allowed(const struct xstat_dir *d, size_t i)
 {
 #ifdef XS_NR_statx
-	const struct bulk_ent *e = &d->ents[d->keys[i].idx];
+	const struct bulk_ent *e = bulk_nth(d, i);
 	struct xs_statx sx;
 
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
@@ -266,7 +331,7 @@ static void read_ahead(struct xstat_dir *d, size_t from)
 	if (!d->ahead)
 		return;
 	for (i = from; i < d->n; i++)
-		d->ahead[i - from] = d->ents[d->keys[i].idx].name;
+		d->ahead[i - from] = bulk_nth(d, i)->name;
 	if (bulk_uring_prefetch(d->fd, d->ahead, d->n - from,
 				AT_SYMLINK_NOFOLLOW | d->flags,
 				xs_statx_request(d->request)) < 0 &&
