@@ -4,7 +4,7 @@
  * xstat_closedir().
  *
  * The directory is read with getdents64 in BULK_DENTS reads; a window of
- * its entries (bulk.h: BULK_BATCH or BULK_SMALL, names copied) forms a
+ * its entries (bulk.h: BULK_BATCH or BULK_SMALL, names in place) forms a
  * batch, sorted by inode number (the order of inode tables on ext4, and
  * of inode allocation elsewhere), and handed out in that order.  Memory
  * is bounded by the batch, never by the directory.
@@ -51,7 +51,6 @@
 
 static void free_dir(struct xstat_dir *d)
 {
-	free(d->dents);
 	free(d->ents);
 	free(d->keys);
 	free(d->keys_tmp);
@@ -90,16 +89,15 @@ static struct xstat_dir *alloc_dir(void)
 	if (!d)
 		return NULL;
 	d->fd = -1;
-	d->dents = malloc(BULK_DENTS);
 	d->ents = malloc(BULK_BATCH * sizeof(*d->ents));
 	d->keys = malloc(BULK_BATCH * sizeof(*d->keys));
 	d->keys_tmp = malloc(BULK_BATCH * sizeof(*d->keys_tmp));
 	d->names = malloc(BULK_NAMES);
-	if (!d->dents || !d->ents || !d->keys || !d->keys_tmp ||
-	    !d->names) {
+	if (!d->ents || !d->keys || !d->keys_tmp || !d->names) {
 		free_dir(d);
 		return NULL;
 	}
+	d->dents = d->names;
 	return d;
 }
 

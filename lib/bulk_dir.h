@@ -56,11 +56,11 @@ struct xstat_dir {
 	uint64_t		mnt_extras, mnt_id_reusable;
 	unsigned char		fs_id[16];
 	uint32_t		fs_id_source;
-	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
+	/* the last getdents64 read, in the arena: [dpos, dlen) not yet taken */
 	char			*dents;
 	size_t			dlen, dpos;
 	int			eof;
-	/* the batch, handed out in keys[] order; names in the arena */
+	/* the batch, handed out in keys[] order; names where read (arena) */
 	struct bulk_ent		*ents;
 	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
 	struct bulk_key		*wide;		/* the sort by comparison */

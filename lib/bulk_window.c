@@ -25,11 +25,38 @@ struct bulk_dirent64 {
 	char		d_name[];
 };
 
-/* The next getdents64 read; 0 at the end, else bytes or -errno. */
-static long read_dents(struct xstat_dir *d)
+/* The next getdents64 read into @buf; 0 at the end, else bytes or -errno. */
+static long read_dents(const struct xstat_dir *d, char *buf)
 {
-	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, d->dents,
+	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, buf,
 					     BULK_DENTS)));
+}
+
+/*
+ * The directory is read into the name arena itself, one getdents64 read
+ * after another, so that a window's names stay where the kernel wrote
+ * them (each NUL-terminated inside its record).  The arena is a ring:
+ * the next read goes where it overwrites none of the window's records
+ * (from @lo, the first taken, to the end of the last read), or nowhere
+ * (NULL) and the window ends there.  A window of @n == 0 keeps nothing.
+ */
+_Static_assert(BULK_NAMES >= 2 * BULK_DENTS, "two reads fit the arena");
+
+static char *next_read(const struct xstat_dir *d, size_t n, const char *lo)
+{
+	char *end = d->dents + d->dlen, *top = d->names + BULK_NAMES;
+
+	if (!n)
+		return d->names;
+	if (lo < end) {		/* [lo, end) */
+		if (end + BULK_DENTS <= top)
+			return end;
+		if (d->names + BULK_DENTS <= lo)
+			return d->names;
+		return NULL;
+	}
+	/* wrapped: [lo, top) and [names, end) */
+	return end + BULK_DENTS <= lo ? end : NULL;
 }
 
 static int is_dot(const char *name)
@@ -118,54 +145,59 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 }
 
 /*
- * Take the next window: up to BULK_BATCH entries, their names copied into
- * the arena while room for the longest name is left, reading the
- * directory as needed.
+ * Take the next window: up to @window entries, reading the directory as
+ * needed while the arena has room (next_read()).
  */
 static int collect(struct xstat_dir *d, size_t window)
 {
 	uint64_t any = 0, all = UINT64_MAX;
-	size_t used = 0, len;
+	const char *lo = NULL;
+	size_t n = 0;
 
 	d->n = 0;
 	d->next = 0;
-	while (d->n < window && used + 256 <= BULK_NAMES && !d->eof) {
-		struct bulk_dirent64 *de;
+	while (n < window) {
+		const struct bulk_dirent64 *de;
 		struct bulk_ent *e;
 
 		if (d->dpos >= d->dlen) {
-			long got = read_dents(d);
+			char *buf;
+			long got;
 
+			if (d->eof || !(buf = next_read(d, n, lo)))
+				break;
+			got = read_dents(d, buf);
 			if (got < 0) {
-				if (d->n)
+				if (n)
 					break;	/* the error again next time */
 				return (int)got;
 			}
+			d->dents = buf;
 			d->dlen = (size_t)got;
 			d->dpos = 0;
 			if (!got)
 				d->eof = 1;
 			continue;
 		}
-		de = (struct bulk_dirent64 *)(d->dents + d->dpos);
+		de = (const struct bulk_dirent64 *)(d->dents + d->dpos);
 		d->dpos += de->d_reclen;
 		if (is_dot(de->d_name))
 			continue;
-		len = strnlen(de->d_name, 255) + 1;
-		e = &d->ents[d->n];
-		e->name = memcpy(d->names + used, de->d_name, len);
-		d->names[used + len - 1] = '\0';
-		used += len;
+		if (!n)
+			lo = (const char *)de;
+		e = &d->ents[n];
+		e->name = de->d_name;
 		e->d_ino = de->d_ino;
 		e->d_type = de->d_type;
 		e->state = BULK_PENDING;
 		e->err = 0;
 		e->st = NULL;
-		d->keys[d->n] = de->d_ino << KEY_IDX_BITS | d->n;
-		d->n++;
+		d->keys[n] = de->d_ino << KEY_IDX_BITS | n;
 		any |= de->d_ino;
 		all &= de->d_ino;
+		n++;
 	}
+	d->n = n;
 	sort_keys(d, any & ~all);
 	return 0;
 }
