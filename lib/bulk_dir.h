@@ -49,6 +49,11 @@ struct xstat_dir {
 	uint32_t		fsflags;
 	int			mnt_facts;
 	/*
+	 * This batch's entries are stat'ed by name and given the row above
+	 * (bulk_entry.c, by_name()), and the caller's times to drop then.
+	 */
+	int			by_name, drop_cmtime;
+	/*
 	 * The extra results that are facts of that mount (its reusable ID)
 	 * or of its filesystem (the lasting name), where asked and had:
 	 * @mnt_extras holds their bits (bulk_dir_fs()).

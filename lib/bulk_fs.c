@@ -111,17 +111,20 @@ void bulk_dir_fs(struct xstat_dir *d)
 	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
 	d->raw_inodes = !!(fs->flags & XS_FS_RAW_INODES);
-	if (!d->raw_inodes || !st.fs_key)
+	if (!st.fs_key)
 		return;
 	/*
-	 * The directory's mount, on ext4: its unique ID, and whether it is
-	 * idmapped (fscache.c), so that raw owners are compared as the
-	 * per-call probe compares them (xs_ext4_same_file()); and the
+	 * The directory's mount: its unique ID and fscache.c's verdicts,
+	 * which an entry seen through it carries (bulk_fs_give()); on ext4
+	 * also whether it is idmapped, so that raw owners are compared as
+	 * the per-call probe compares them (xs_ext4_same_file()), and the
 	 * mount's own extra results.
 	 */
 	d->mnt_key = st.fs_key;
-	d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
 	d->fsflags = st.fsflags;
 	d->mnt_facts = 1;
+	if (!d->raw_inodes)
+		return;
+	d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
 	mount_extras(d, &t, &st);
 }

@@ -387,6 +387,27 @@ void bulk_sample(struct xstat_dir *d, uint64_t t0)
 }
 
 /*
+ * Are this batch's entries, stat'ed one by one, to carry the directory's
+ * filesystem row instead of each looking it up (bulk_entry.c)?  When the
+ * request needs the row (a promise: the change token) and nothing the
+ * per-call pipeline would anchor for (no generation or data version),
+ * statx serves the entries, and the directory's mount and row are known:
+ * an entry is then checked to be on that mount.  Not on a network or
+ * FUSE filesystem, where an entry on another mount would be asked twice.
+ */
+static int by_name(struct xstat_dir *d)
+{
+	if (!(d->request & XS_PROMISE_EXTRAS) ||
+	    (d->request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION)))
+		return 0;
+	bulk_dir_fs(d);
+	/* xstat.c's rule (cmtime_unasked()) for an answer from statx */
+	d->drop_cmtime = !(d->request & (XSTAT_REQUEST_CTIME |
+					 XSTAT_REQUEST_MTIME));
+	return d->mnt_facts && d->fs && !d->remote && entries_by_statx(d);
+}
+
+/*
  * A batch that reads raw inodes shares more the larger it is; one stat'ed
  * entry by entry shares nothing but the order, and a small one stays in
  * the caches.
@@ -418,6 +439,7 @@ int bulk_fill_batch(struct xstat_dir *d)
 	 */
 	if (!want && !bulk_uring_forced())
 		d->uring = 0;
+	d->by_name = !want && by_name(d);
 	if (d->uring)
 		read_ahead(d, 0);
 	if (want) {
