@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include "bulk.h"
 
@@ -97,11 +98,25 @@ static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)
 
 /*
  * bulk_fs.c: learn the directory's filesystem facts above, once.
- * bulk_fs_give(): hand them to @st, a raw batch's statx answer seen
- * through the directory's mount and on its device.
+ * bulk_fs_give(): hand them to @st, an entry's statx answer seen
+ * through the directory's mount (and, in a raw batch, on its device);
+ * inline, as it runs once per entry.
  */
 void bulk_dir_fs(struct xstat_dir *d);
-void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st);
+
+static inline void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
+{
+	st->fs_key = d->mnt_key;
+	st->fs = d->fs;
+	st->fsflags = d->fsflags;
+	st->fs_resolved = 1;
+	if (!(d->mnt_extras & ~st->mask))
+		return;
+	st->mask |= d->mnt_extras;
+	st->mnt_id_reusable = d->mnt_id_reusable;
+	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
+	st->fs_id_source = d->fs_id_source;
+}
 
 /* Calls timed per batch while deciding whether it is cold. */
 #define URING_SAMPLE	16

@@ -44,20 +44,6 @@ static void mount_extras(struct xstat_dir *d, const struct xs_target *t,
 	d->fs_id_source = st->fs_id_source;
 }
 
-void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
-{
-	st->fs_key = d->mnt_key;
-	st->fs = d->fs;
-	st->fsflags = d->fsflags;
-	st->fs_resolved = 1;
-	if (!(d->mnt_extras & ~st->mask))
-		return;
-	st->mask |= d->mnt_extras;
-	st->mnt_id_reusable = d->mnt_id_reusable;
-	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
-	st->fs_id_source = d->fs_id_source;
-}
-
 #define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
 
 /*
