@@ -128,6 +128,9 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 		return xs_ret_ptr(NULL, -ret, saved);
 	}
 	d->fd = ret;
+	d->entry.dfd = d->fd;
+	d->entry.flags = AT_SYMLINK_NOFOLLOW | d->flags;
+	d->entry.refused = &d->refused;
 	return xs_ret_ptr(d, 0, saved);
 }
 

@@ -30,6 +30,7 @@ _Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
 struct xstat_dir {
 	int			fd;
 	unsigned		flags;		/* per entry: ENTRY_FLAGS */
+	struct xs_target	entry;		/* an entry's, but for its name */
 	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */

@@ -18,16 +18,16 @@
  * with the row handed on instead of looked up per entry.  0 where the
  * answer is not one for these steps (an error, fstatat, another mount, a
  * field statx left out that the anchor would add): then the per-call
- * pipeline decides, asking again.
+ * pipeline decides, asking again.  Inline: as a call of its own it
+ * spills the record's frame into every entry's path.
  */
-static int by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
+static inline __attribute__((always_inline)) int
+by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
 {
-	struct xs_target t = { .dfd = d->fd, .path = e->name,
-			       .flags = AT_SYMLINK_NOFOLLOW | d->flags,
-			       .refused = &d->refused };
 	struct xs_stat st;
 
-	if (xs_stat_record(&t, d->request, d->request, &st) != 1 ||
+	d->entry.path = e->name;
+	if (xs_stat_record(&d->entry, d->request, d->request, &st) != 1 ||
 	    !st.mnt_id_unique || st.mnt_id != d->mnt_key ||
 	    (d->request & XS_SUPPLEMENTABLE & ~st.mask))
 		return 0;
@@ -74,12 +74,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 
 		if (!d->uring && d->sampled < URING_SAMPLE)
 			t0 = bulk_uring_now();
-		struct xs_target t = {
-			.dfd = d->fd, .path = e->name,
-			.flags = AT_SYMLINK_NOFOLLOW | d->flags,
-			.refused = &d->refused };
-
-		len = xs_stat_target(&t, &d->params, &d->res.x,
+		d->entry.path = e->name;
+		len = xs_stat_target(&d->entry, &d->params, &d->res.x,
 				     sizeof(d->res));
 		d->per_call++;
 		if (len < 0) {

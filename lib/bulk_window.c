@@ -235,9 +235,10 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 		       uint64_t request)
 {
-	struct xs_target t = { .dfd = d->fd, .path = e->name,
-			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
-	int ret = xs_stat_record(&t, request, d->request, e->st);
+	int ret;
+
+	d->entry.path = e->name;
+	ret = xs_stat_record(&d->entry, request, d->request, e->st);
 
 	if (ret < 0) {
 		e->state = BULK_FAILED;
