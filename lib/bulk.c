@@ -4,7 +4,7 @@
  * xstat_closedir().
  *
  * The directory is read with getdents64 in BULK_DENTS reads; a window of
- * its entries (bulk.h: BULK_BATCH or BULK_SMALL, names copied) forms a
+ * its entries (bulk.h: BULK_BATCH or BULK_SMALL, names in place) forms a
  * batch, sorted by inode number (the order of inode tables on ext4, and
  * of inode allocation elsewhere), and handed out in that order.  Memory
  * is bounded by the batch, never by the directory.
@@ -51,9 +51,10 @@
 
 static void free_dir(struct xstat_dir *d)
 {
-	free(d->dents);
 	free(d->ents);
 	free(d->keys);
+	free(d->keys_tmp);
+	free(d->wide);
 	free(d->names);
 	free(d->sts);
 	free(d->order);
@@ -88,14 +89,15 @@ static struct xstat_dir *alloc_dir(void)
 	if (!d)
 		return NULL;
 	d->fd = -1;
-	d->dents = malloc(BULK_DENTS);
 	d->ents = malloc(BULK_BATCH * sizeof(*d->ents));
 	d->keys = malloc(BULK_BATCH * sizeof(*d->keys));
+	d->keys_tmp = malloc(BULK_BATCH * sizeof(*d->keys_tmp));
 	d->names = malloc(BULK_NAMES);
-	if (!d->dents || !d->ents || !d->keys || !d->names) {
+	if (!d->ents || !d->keys || !d->keys_tmp || !d->names) {
 		free_dir(d);
 		return NULL;
 	}
+	d->dents = d->names;
 	return d;
 }
 
@@ -126,6 +128,9 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 		return xs_ret_ptr(NULL, -ret, saved);
 	}
 	d->fd = ret;
+	d->entry.dfd = d->fd;
+	d->entry.flags = AT_SYMLINK_NOFOLLOW | d->flags;
+	d->entry.refused = &d->refused;
 	return xs_ret_ptr(d, 0, saved);
 }
 
@@ -163,7 +168,7 @@ XS_EXPORT const struct xstat_dirent *xstat_readdir(struct xstat_dir *d)
 		if (!d->n)
 			return xs_ret_ptr(NULL, saved, saved);
 	}
-	bulk_result_of(d, &d->ents[d->keys[d->next++].idx]);
+	bulk_result_of(d, bulk_nth(d, d->next++));
 	/* What the library's own calls did to errno is not the caller's. */
 	return xs_ret_ptr(&d->out, 0, saved);
 }

@@ -11,17 +11,26 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include "bulk.h"
 
-struct bulk_key {
-	uint64_t	ino;
-	uint32_t	idx;
-};
+/*
+ * A window's sort keys: each entry's inode number above KEY_IDX_BITS bits
+ * of its index in ents[], so that the keys sorted as numbers order the
+ * entries by inode number and the names of one inode in the directory's
+ * order.  A window with an inode number too large for that (overlayfs's
+ * xino, a network filesystem's hash) is sorted by comparison instead,
+ * its keys then holding the index alone (bulk_window.c).
+ */
+#define KEY_IDX_BITS	13
+#define KEY_IDX_MASK	((UINT64_C(1) << KEY_IDX_BITS) - 1)
+_Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
 
 struct xstat_dir {
 	int			fd;
 	unsigned		flags;		/* per entry: ENTRY_FLAGS */
+	struct xs_target	entry;		/* an entry's, but for its name */
 	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
@@ -42,6 +51,11 @@ struct xstat_dir {
 	uint32_t		fsflags;
 	int			mnt_facts;
 	/*
+	 * This batch's entries are stat'ed by name and given the row above
+	 * (bulk_entry.c, by_name()), and the caller's times to drop then.
+	 */
+	int			by_name, drop_cmtime;
+	/*
 	 * The extra results that are facts of that mount (its reusable ID)
 	 * or of its filesystem (the lasting name), where asked and had:
 	 * @mnt_extras holds their bits (bulk_dir_fs()).
@@ -49,13 +63,14 @@ struct xstat_dir {
 	uint64_t		mnt_extras, mnt_id_reusable;
 	unsigned char		fs_id[16];
 	uint32_t		fs_id_source;
-	/* getdents64 buffer: [dpos, dlen) not yet taken into a batch */
+	/* the last getdents64 read, in the arena: [dpos, dlen) not yet taken */
 	char			*dents;
 	size_t			dlen, dpos;
 	int			eof;
-	/* the batch, handed out in keys[] order; names in the arena */
+	/* the batch, handed out in keys[] order; names where read (arena) */
 	struct bulk_ent		*ents;
-	struct bulk_key		*keys;
+	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
+	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
 	size_t			n, next;
 	/* a raw-read batch's records and bulk_ext4.c's scratch */
@@ -76,13 +91,33 @@ struct xstat_dir {
 	}			res;
 };
 
+/* The entry handed out @i-th of the batch. */
+static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)
+{
+	return &d->ents[d->keys[i] & KEY_IDX_MASK];
+}
+
 /*
  * bulk_fs.c: learn the directory's filesystem facts above, once.
- * bulk_fs_give(): hand them to @st, a raw batch's statx answer seen
- * through the directory's mount and on its device.
+ * bulk_fs_give(): hand them to @st, an entry's statx answer seen
+ * through the directory's mount (and, in a raw batch, on its device);
+ * inline, as it runs once per entry.
  */
 void bulk_dir_fs(struct xstat_dir *d);
-void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st);
+
+static inline void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
+{
+	st->fs_key = d->mnt_key;
+	st->fs = d->fs;
+	st->fsflags = d->fsflags;
+	st->fs_resolved = 1;
+	if (!(d->mnt_extras & ~st->mask))
+		return;
+	st->mask |= d->mnt_extras;
+	st->mnt_id_reusable = d->mnt_id_reusable;
+	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
+	st->fs_id_source = d->fs_id_source;
+}
 
 /* Calls timed per batch while deciding whether it is cold. */
 #define URING_SAMPLE	16

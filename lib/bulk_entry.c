@@ -11,6 +11,32 @@
 #include "bulk_uring.h"
 #include "pipeline.h"
 
+/*
+ * An entry of a batch that carries the directory's row (d->by_name): the
+ * per-call pipeline's own steps for a request with a promise and nothing
+ * to anchor for - statx by name, the record, the promise, the copy out -
+ * with the row handed on instead of looked up per entry.  0 where the
+ * answer is not one for these steps (an error, fstatat, another mount, a
+ * field statx left out that the anchor would add): then the per-call
+ * pipeline decides, asking again.  Inline: as a call of its own it
+ * spills the record's frame into every entry's path.
+ */
+static inline __attribute__((always_inline)) int
+by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
+{
+	struct xs_stat st;
+
+	d->entry.path = e->name;
+	if (xs_stat_record(&d->entry, d->request, d->request, &st) != 1 ||
+	    !st.mnt_id_unique || st.mnt_id != d->mnt_key ||
+	    (d->request & XS_SUPPLEMENTABLE & ~st.mask))
+		return 0;
+	bulk_fs_give(d, &st);
+	*len = xs_deliver(NULL, d->request, 1, d->drop_cmtime, &st, &d->res.x,
+			  sizeof(d->res));
+	return 1;
+}
+
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 {
 	ssize_t len;
@@ -43,14 +69,13 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 	default: {	/* the per-call pipeline, by name */
 		uint64_t t0 = 0;
 
+		if (d->by_name && by_name(d, e, &len))
+			break;
+
 		if (!d->uring && d->sampled < URING_SAMPLE)
 			t0 = bulk_uring_now();
-		struct xs_target t = {
-			.dfd = d->fd, .path = e->name,
-			.flags = AT_SYMLINK_NOFOLLOW | d->flags,
-			.refused = &d->refused };
-
-		len = xs_stat_target(&t, &d->params, &d->res.x,
+		d->entry.path = e->name;
+		len = xs_stat_target(&d->entry, &d->params, &d->res.x,
 				     sizeof(d->res));
 		d->per_call++;
 		if (len < 0) {

@@ -120,8 +120,8 @@ static int same_inode(const struct xs_ext4_inode *in,
 	       xs_ext4_same_file(in, &who);
 }
 
-/* One entry from its raw inode at @raw: BULK_READY, or BULK_PENDING. */
-static void take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
+/* One entry from its raw inode at @raw: BULK_READY (1), or BULK_PENDING. */
+static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		       uint8_t *raw, uint64_t want, uint64_t idmap_mnt)
 {
 	struct xs_stat *st = e->st;
@@ -132,7 +132,7 @@ static void take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 	if (xs_ext4_parse_inode(&dv->dev.geom, st->ino, raw, dv->dev.geom.inode_size, &in) ||
 	    xs_ext4_inode_ctime(raw, in.extra_isize, &ctime) ||
 	    !same_inode(&in, &ctime, st, idmap_mnt))
-		return;
+		return 0;
 
 	want &= ~st->mask;
 	if (want & XSTAT_REQUEST_GEN) {
@@ -151,6 +151,7 @@ static void take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 	/* The inode is this file's: what it lacks, it has none of. */
 	xs_why_note(st, want, XSTAT_WHY_NO_SOURCE);
 	e->state = BULK_READY;
+	return 1;
 }
 
 /*
@@ -191,10 +192,12 @@ void xs_bulk_ext4_close(struct xs_bulk_dev *dv)
  * in the caller's process, where pread returns an error (or a short
  * read) and the entries of that run go the per-call way.
  */
-static void read_runs(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
-		      size_t n, uint64_t want, uint64_t idmap_mnt,
-		      uint8_t *run, const uint64_t *offs)
+static unsigned long read_runs(const struct xs_bulk_dev *dv,
+			       struct bulk_ent **ents, size_t n, uint64_t want,
+			       uint64_t idmap_mnt, uint8_t *run,
+			       const uint64_t *offs)
 {
+	unsigned long ready = 0;
 	uint64_t start;
 	size_t i, j, k, len;
 
@@ -210,10 +213,11 @@ static void read_runs(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 		for (k = i; k < j; k++) {
 			if (offs[k] == NO_OFFSET)
 				continue;
-			take_inode(dv, ents[k], run + (offs[k] - start), want,
-				   idmap_mnt);
+			ready += take_inode(dv, ents[k], run + (offs[k] - start),
+					    want, idmap_mnt);
 		}
 	}
+	return ready;
 }
 
 unsigned long xs_bulk_raw_ready;	/* atomic */
@@ -224,7 +228,7 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 {
 	uint64_t itable = 0;
 	uint32_t group = UINT32_MAX;
-	unsigned long ready = 0;
+	unsigned long ready;
 	size_t i;
 
 	if (dv->dev.geom.block_size > BULK_RUN || dv->dev.geom.inode_size > BULK_RUN)
@@ -240,8 +244,6 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 				 &offs[i]))
 			offs[i] = NO_OFFSET;
 	}
-	read_runs(dv, ents, n, want, idmap_mnt, run, offs);
-	for (i = 0; i < n; i++)
-		ready += ents[i]->state == BULK_READY;
+	ready = read_runs(dv, ents, n, want, idmap_mnt, run, offs);
 	__atomic_add_fetch(&xs_bulk_raw_ready, ready, __ATOMIC_RELAXED);
 }

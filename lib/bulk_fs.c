@@ -44,20 +44,6 @@ static void mount_extras(struct xstat_dir *d, const struct xs_target *t,
 	d->fs_id_source = st->fs_id_source;
 }
 
-void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
-{
-	st->fs_key = d->mnt_key;
-	st->fs = d->fs;
-	st->fsflags = d->fsflags;
-	st->fs_resolved = 1;
-	if (!(d->mnt_extras & ~st->mask))
-		return;
-	st->mask |= d->mnt_extras;
-	st->mnt_id_reusable = d->mnt_id_reusable;
-	memcpy(st->fs_id, d->fs_id, sizeof(st->fs_id));
-	st->fs_id_source = d->fs_id_source;
-}
-
 #define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
 
 /*
@@ -111,17 +97,20 @@ void bulk_dir_fs(struct xstat_dir *d)
 	d->remote = !!(fs->flags & XS_FS_REMOTE);
 	/* Only a hint: each entry's device is checked, each inode too. */
 	d->raw_inodes = !!(fs->flags & XS_FS_RAW_INODES);
-	if (!d->raw_inodes || !st.fs_key)
+	if (!st.fs_key)
 		return;
 	/*
-	 * The directory's mount, on ext4: its unique ID, and whether it is
-	 * idmapped (fscache.c), so that raw owners are compared as the
-	 * per-call probe compares them (xs_ext4_same_file()); and the
+	 * The directory's mount: its unique ID and fscache.c's verdicts,
+	 * which an entry seen through it carries (bulk_fs_give()); on ext4
+	 * also whether it is idmapped, so that raw owners are compared as
+	 * the per-call probe compares them (xs_ext4_same_file()), and the
 	 * mount's own extra results.
 	 */
 	d->mnt_key = st.fs_key;
-	d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
 	d->fsflags = st.fsflags;
 	d->mnt_facts = 1;
+	if (!d->raw_inodes)
+		return;
+	d->idmap_mnt = xs_ext4_idmap_of(d->mnt_key, st.fsflags);
 	mount_extras(d, &t, &st);
 }

@@ -25,11 +25,38 @@ struct bulk_dirent64 {
 	char		d_name[];
 };
 
-/* The next getdents64 read; 0 at the end, else bytes or -errno. */
-static long read_dents(struct xstat_dir *d)
+/* The next getdents64 read into @buf; 0 at the end, else bytes or -errno. */
+static long read_dents(const struct xstat_dir *d, char *buf)
 {
-	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, d->dents,
+	return XS_EINTR(xs_neg_errno(syscall(SYS_getdents64, d->fd, buf,
 					     BULK_DENTS)));
+}
+
+/*
+ * The directory is read into the name arena itself, one getdents64 read
+ * after another, so that a window's names stay where the kernel wrote
+ * them (each NUL-terminated inside its record).  The arena is a ring:
+ * the next read goes where it overwrites none of the window's records
+ * (from @lo, the first taken, to the end of the last read), or nowhere
+ * (NULL) and the window ends there.  A window of @n == 0 keeps nothing.
+ */
+_Static_assert(BULK_NAMES >= 2 * BULK_DENTS, "two reads fit the arena");
+
+static char *next_read(const struct xstat_dir *d, size_t n, const char *lo)
+{
+	char *end = d->dents + d->dlen, *top = d->names + BULK_NAMES;
+
+	if (!n)
+		return d->names;
+	if (lo < end) {		/* [lo, end) */
+		if (end + BULK_DENTS <= top)
+			return end;
+		if (d->names + BULK_DENTS <= lo)
+			return d->names;
+		return NULL;
+	}
+	/* wrapped: [lo, top) and [names, end) */
+	return end + BULK_DENTS <= lo ? end : NULL;
 }
 
 static int is_dot(const char *name)
@@ -37,6 +64,11 @@ static int is_dot(const char *name)
 	return name[0] == '.' &&
 	       (!name[1] || (name[1] == '.' && !name[2]));
 }
+
+struct bulk_key {
+	uint64_t	ino;
+	uint32_t	idx;
+};
 
 /* Inode numbers in order; the names of one inode in the directory's. */
 static int key_cmp(const void *a, const void *b)
@@ -48,60 +80,125 @@ static int key_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Sort the window's keys by inode number. */
-static void sort_keys(struct xstat_dir *d)
+/*
+ * A window whose inode numbers do not fit a key beside the index: sorted
+ * by comparison, each key then the index alone.  No room for it (ENOMEM):
+ * the directory's order, which only costs the disk more seeking.
+ */
+static void sort_wide(struct xstat_dir *d)
 {
-	qsort(d->keys, d->n, sizeof(*d->keys), key_cmp);
+	size_t i;
+
+	if (!d->wide)
+		d->wide = malloc(BULK_BATCH * sizeof(*d->wide));
+	for (i = 0; i < d->n; i++)
+		d->keys[i] = i;
+	if (!d->wide)
+		return;
+	for (i = 0; i < d->n; i++) {
+		d->wide[i].ino = d->ents[i].d_ino;
+		d->wide[i].idx = (uint32_t)i;
+	}
+	qsort(d->wide, d->n, sizeof(*d->wide), key_cmp);
+	for (i = 0; i < d->n; i++)
+		d->keys[i] = d->wide[i].idx;
 }
 
 /*
- * Take the next window: up to BULK_BATCH entries, their names copied into
- * the arena while room for the longest name is left, reading the
- * directory as needed.
+ * Sort the window's keys: a stable radix sort, a byte at a time from the
+ * lowest, of only the bytes in which its inode numbers differ (@vary:
+ * their bits that are not all the same), so that a directory's usual span
+ * of inode numbers takes two passes; the indexes below them are in order
+ * already.
+ */
+static void sort_keys(struct xstat_dir *d, uint64_t vary)
+{
+	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
+	uint32_t count[256], sum, c;
+	size_t i, n = d->n;
+	unsigned shift;
+
+	if (vary >> (64 - KEY_IDX_BITS)) {
+		sort_wide(d);
+		return;
+	}
+	vary <<= KEY_IDX_BITS;
+	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
+		if (!(vary >> shift & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i] >> shift & 0xff]++;
+		for (sum = 0, i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[src[i] >> shift & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	d->keys = src;
+	d->keys_tmp = dst;
+}
+
+/*
+ * Take the next window: up to @window entries, reading the directory as
+ * needed while the arena has room (next_read()).
  */
 static int collect(struct xstat_dir *d, size_t window)
 {
-	size_t used = 0, len;
+	uint64_t any = 0, all = UINT64_MAX;
+	const char *lo = NULL;
+	size_t n = 0;
 
 	d->n = 0;
 	d->next = 0;
-	while (d->n < window && used + 256 <= BULK_NAMES && !d->eof) {
-		struct bulk_dirent64 *de;
+	while (n < window) {
+		const struct bulk_dirent64 *de;
 		struct bulk_ent *e;
 
 		if (d->dpos >= d->dlen) {
-			long got = read_dents(d);
+			char *buf;
+			long got;
 
+			if (d->eof || !(buf = next_read(d, n, lo)))
+				break;
+			got = read_dents(d, buf);
 			if (got < 0) {
-				if (d->n)
+				if (n)
 					break;	/* the error again next time */
 				return (int)got;
 			}
+			d->dents = buf;
 			d->dlen = (size_t)got;
 			d->dpos = 0;
 			if (!got)
 				d->eof = 1;
 			continue;
 		}
-		de = (struct bulk_dirent64 *)(d->dents + d->dpos);
+		de = (const struct bulk_dirent64 *)(d->dents + d->dpos);
 		d->dpos += de->d_reclen;
 		if (is_dot(de->d_name))
 			continue;
-		len = strnlen(de->d_name, 255) + 1;
-		e = &d->ents[d->n];
-		e->name = memcpy(d->names + used, de->d_name, len);
-		d->names[used + len - 1] = '\0';
-		used += len;
+		if (!n)
+			lo = (const char *)de;
+		e = &d->ents[n];
+		e->name = de->d_name;
 		e->d_ino = de->d_ino;
 		e->d_type = de->d_type;
 		e->state = BULK_PENDING;
 		e->err = 0;
 		e->st = NULL;
-		d->keys[d->n].ino = de->d_ino;
-		d->keys[d->n].idx = (uint32_t)d->n;
-		d->n++;
+		d->keys[n] = de->d_ino << KEY_IDX_BITS | n;
+		any |= de->d_ino;
+		all &= de->d_ino;
+		n++;
 	}
-	sort_keys(d);
+	d->n = n;
+	sort_keys(d, any & ~all);
 	return 0;
 }
 
@@ -138,9 +235,10 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 		       uint64_t request)
 {
-	struct xs_target t = { .dfd = d->fd, .path = e->name,
-			       .flags = AT_SYMLINK_NOFOLLOW | d->flags };
-	int ret = xs_stat_record(&t, request, d->request, e->st);
+	int ret;
+
+	d->entry.path = e->name;
+	ret = xs_stat_record(&d->entry, request, d->request, e->st);
 
 	if (ret < 0) {
 		e->state = BULK_FAILED;
@@ -179,13 +277,13 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
 	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
-				d->keys[0].ino, &dv);
+				bulk_nth(d, 0)->d_ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
 		return;
 	for (i = 0; i < d->n; i++) {
-		struct bulk_ent *e = &d->ents[d->keys[i].idx];
+		struct bulk_ent *e = bulk_nth(d, i);
 
 		e->st = &d->sts[i];
 		stat_entry(d, e, request);
@@ -241,7 +339,7 @@ static int uring_allowed(struct xstat_dir *d)
 static int statx_allowed(const struct xstat_dir *d, size_t i)
 {
 #ifdef XS_NR_statx
-	const struct bulk_ent *e = &d->ents[d->keys[i].idx];
+	const struct bulk_ent *e = bulk_nth(d, i);
 	struct xs_statx sx;
 
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
@@ -266,7 +364,7 @@ static void read_ahead(struct xstat_dir *d, size_t from)
 	if (!d->ahead)
 		return;
 	for (i = from; i < d->n; i++)
-		d->ahead[i - from] = d->ents[d->keys[i].idx].name;
+		d->ahead[i - from] = bulk_nth(d, i)->name;
 	if (bulk_uring_prefetch(d->fd, d->ahead, d->n - from,
 				AT_SYMLINK_NOFOLLOW | d->flags,
 				xs_statx_request(d->request)) < 0 &&
@@ -287,6 +385,27 @@ void bulk_sample(struct xstat_dir *d, uint64_t t0)
 		d->uring = 1;
 		read_ahead(d, d->next);
 	}
+}
+
+/*
+ * Are this batch's entries, stat'ed one by one, to carry the directory's
+ * filesystem row instead of each looking it up (bulk_entry.c)?  When the
+ * request needs the row (a promise: the change token) and nothing the
+ * per-call pipeline would anchor for (no generation or data version),
+ * statx serves the entries, and the directory's mount and row are known:
+ * an entry is then checked to be on that mount.  Not on a network or
+ * FUSE filesystem, where an entry on another mount would be asked twice.
+ */
+static int by_name(struct xstat_dir *d)
+{
+	if (!(d->request & XS_PROMISE_EXTRAS) ||
+	    (d->request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION)))
+		return 0;
+	bulk_dir_fs(d);
+	/* xstat.c's rule (cmtime_unasked()) for an answer from statx */
+	d->drop_cmtime = !(d->request & (XSTAT_REQUEST_CTIME |
+					 XSTAT_REQUEST_MTIME));
+	return d->mnt_facts && d->fs && !d->remote && entries_by_statx(d);
 }
 
 /*
@@ -321,6 +440,7 @@ int bulk_fill_batch(struct xstat_dir *d)
 	 */
 	if (!want && !bulk_uring_forced())
 		d->uring = 0;
+	d->by_name = !want && by_name(d);
 	if (d->uring)
 		read_ahead(d, 0);
 	if (want) {
