@@ -55,6 +55,7 @@ struct fsctx {
 	struct cfs	cfs;
 	int64_t		btime;	/* 0: server answers FUSE_STATX with ENOSYS */
 	int		seq;	/* file name counter */
+	int		wide_ino;	/* countfs --wide-ino */
 };
 
 /* ------------------------------------------------------------------ */
@@ -711,6 +712,7 @@ struct stream_pass {
 	int			err;	/* errno of opendir/readdir */
 	size_t			others;	/* names that are not ours */
 	struct stream_ent	ent[STREAM_FILES];
+	size_t			falls;	/* d_ino below the one before */
 };
 
 /* Entry "f<i>" of the test directory: i, or -1 for any other name. */
@@ -732,6 +734,7 @@ static int stream_child(void *arg)
 	struct xstat_parameters p = { .request_mask = sp->mask };
 	const struct xstat_dirent *de;
 	struct xstat_dir *d;
+	uint64_t last = 0;
 	int i;
 
 	if (sp->forced)
@@ -745,6 +748,8 @@ static int stream_child(void *arg)
 	}
 	errno = 0;
 	while ((de = xstat_readdir(d))) {
+		sp->falls += de->d_ino < last;
+		last = de->d_ino;
 		i = file_index(de->d_name);
 		if (i < 0) {
 			sp->others++;
@@ -953,6 +958,16 @@ static void stream_vs_names(struct fsctx *fx, const char *sub, uint64_t mask,
 	 * stream must match whatever the loop costs).
 	 */
 	assert_true(ops_attr(&loop) >= STREAM_FILES);
+	if (fx->wide_ino) {
+		uint64_t any = 0, all = UINT64_MAX;
+
+		for (i = 0; i < STREAM_FILES; i++) {
+			any |= per_name[i].st_ino;
+			all &= per_name[i].st_ino;
+		}
+		/* What the group is for: numbers that differ above bit 51. */
+		assert_true((any & ~all) >> 51);
+	}
 
 	for (forced = 0; forced < 2; forced++) {
 		memset(sp, 0, sizeof(*sp));
@@ -970,6 +985,18 @@ static void stream_vs_names(struct fsctx *fx, const char *sub, uint64_t mask,
 			fail_msg("stream child: status %d, %s", i,
 				 strerror(sp->err));
 		assert_int_equal(sp->others, 0);
+		/*
+		 * Ascending inode numbers within each batch of at most 512
+		 * (xstat_opendir(3)): a few falls, where the directory's
+		 * order would give about half of them one.
+		 */
+		printf("# %s %zu of %d entries below the one before\n", what,
+		       sp->falls, STREAM_FILES);
+		if (sp->falls > STREAM_FILES / 16) {
+			printf("# %s not in ascending order within batches\n",
+			       what);
+			bad++;
+		}
 
 		/*
 		 * A read-ahead, forced, or a class (3) field asks for the
@@ -1005,24 +1032,44 @@ static void test_stream_extended(void **state)
 			"EXTENDED");
 }
 
+/*
+ * Inode numbers that do not fit a window's radix keys beside their index
+ * (countfs --wide-ino): the window sorted by comparison, each entry's
+ * result still its own name's.
+ */
+static void test_stream_wide_ino(void **state)
+{
+	stream_vs_names(*state, "wide", XSTAT_REQUEST__BASIC_STATS,
+			"BASIC, wide inode numbers");
+}
+
 /* ------------------------------------------------------------------ */
 
-static int setup_timeout(void **state, double attr_timeout, int64_t btime)
+static int setup_server(void **state, double attr_timeout, int64_t btime,
+			int wide_ino)
 {
 	struct fsctx *fx = calloc(1, sizeof(*fx));
 
 	if (!fx)
 		return -1;
 	fx->btime = btime;
-	if (cfs_start(&fx->cfs, countfs_bin, attr_timeout, btime)) {
+	fx->wide_ino = wide_ino;
+	if (cfs_start_opt(&fx->cfs, countfs_bin, attr_timeout, btime,
+			  wide_ino ? "--wide-ino" : NULL)) {
 		free(fx);
 		return -1;
 	}
 	printf("# countfs on %s, attr timeout %.1f s, FUSE_STATX %s, "
-	       "backend %s\n", fx->cfs.mnt, attr_timeout,
-	       btime ? "served" : "ENOSYS", fallback ? "fallback" : "statx");
+	       "backend %s%s\n", fx->cfs.mnt, attr_timeout,
+	       btime ? "served" : "ENOSYS", fallback ? "fallback" : "statx",
+	       wide_ino ? ", wide inode numbers" : "");
 	*state = fx;
 	return 0;
+}
+
+static int setup_timeout(void **state, double attr_timeout, int64_t btime)
+{
+	return setup_server(state, attr_timeout, btime, 0);
 }
 
 static int setup_getattr(void **state)
@@ -1039,6 +1086,11 @@ static int setup_statx(void **state)
 static int setup_nocache_getattr(void **state)
 {
 	return setup_timeout(state, 0.0, 0);
+}
+
+static int setup_nocache_wide(void **state)
+{
+	return setup_server(state, 0.0, 0, 1);
 }
 
 static int setup_nocache_statx(void **state)
@@ -1076,6 +1128,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest stream[] = {
 		cmocka_unit_test(test_stream_basic),
 		cmocka_unit_test(test_stream_extended),
+	};
+	const struct CMUnitTest wide[] = {
+		cmocka_unit_test(test_stream_wide_ino),
 	};
 	const struct CMUnitTest dead[] = {
 		cmocka_unit_test(test_dead_server),
@@ -1118,6 +1173,8 @@ int main(int argc, char **argv)
 	fails += cmocka_run_group_tests_name("fuse-stream-statx-server",
 					     stream, setup_nocache_statx,
 					     teardown);
+	fails += cmocka_run_group_tests_name("fuse-stream-wide-ino", wide,
+					     setup_nocache_wide, teardown);
 	fails += cmocka_run_group_tests_name("fuse-dead-server", dead,
 					     setup_getattr, teardown);
 	return fails ? 1 : 0;

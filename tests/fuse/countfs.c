@@ -4,7 +4,7 @@
  *
  *   countfs -f --source=DIR --counters=FILE [--attr-timeout=SEC]
  *           [--entry-timeout=SEC] [--btime=SEC]
- *           [--xattr|--xattr-enodata] MOUNTPOINT
+ *           [--xattr|--xattr-enodata] [--wide-ino] MOUNTPOINT
  *
  * Every request the kernel sends is counted by opcode in FILE (struct
  * cfs_counters, mmap'ed by the tests) before it is answered, so a caller
@@ -107,6 +107,7 @@ struct options {
 	double		entry_timeout;
 	long long	btime;		/* 0: no FUSE_STATX service */
 	int		xattr;		/* serve getxattr: 1, and as ENODATA: 2 */
+	int		wide_ino;	/* inode numbers that differ above bit 51 */
 };
 
 static struct options opt = { .attr_timeout = 1.0, .entry_timeout = 3600.0 };
@@ -143,9 +144,24 @@ static void forget_one(fuse_ino_t ino, uint64_t nlookup)
 	free(n);
 }
 
+/*
+ * --wide-ino serves each inode number with its lowest bit copied into bit
+ * 62, so that a directory's numbers differ above bit 51, where a stream's
+ * window no longer fits them beside an index and sorts them by
+ * comparison; sorted without bit 62, odd and even numbers would
+ * alternate.  One to one: the low bits are kept.
+ */
+static ino_t served_ino(ino_t ino)
+{
+	return opt.wide_ino ? ino ^ (ino & 1) << 62 : ino;
+}
+
 static int node_stat(struct node *n, struct stat *sb)
 {
-	return fstatat(n->fd, "", sb, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+	if (fstatat(n->fd, "", sb, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -1;
+	sb->st_ino = served_ino(sb->st_ino);
+	return 0;
 }
 
 /* An fd of the node good for I/O; O_PATH fds are reopened via /proc. */
@@ -202,6 +218,7 @@ static int do_lookup(fuse_ino_t parent, const char *name,
 	}
 	n->nlookup++;
 	e->ino = (uintptr_t)n;
+	sb.st_ino = served_ino(sb.st_ino);
 	e->attr = sb;
 	return 0;
 }
@@ -422,7 +439,7 @@ static void cfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		return (void)fuse_reply_err(req, ENOMEM);
 	seekdir(d, off);
 	while ((de = readdir(d))) {
-		struct stat sb = { .st_ino = de->d_ino,
+		struct stat sb = { .st_ino = served_ino(de->d_ino),
 				   .st_mode = (mode_t)de->d_type << 12 };
 		size_t len = fuse_add_direntry(req, buf + used, size - used,
 					       de->d_name, &sb,
@@ -625,6 +642,7 @@ static const struct fuse_opt cfs_opts[] = {
 	OPT("--btime=%lld", btime),
 	{ "--xattr", offsetof(struct options, xattr), 1 },
 	{ "--xattr-enodata", offsetof(struct options, xattr), 2 },
+	{ "--wide-ino", offsetof(struct options, wide_ino), 1 },
 	FUSE_OPT_END
 };
 
