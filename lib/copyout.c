@@ -254,23 +254,24 @@ copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 }
 
 /*
- * A result with extra results: the struct and the extras in one
- * function, whose registers a result without any does not pay for.
+ * A result with extra results (result.h's xs_copyout() chooses): the
+ * struct and the extras in one function, whose registers a result
+ * without any does not pay for.
  */
-static __attribute__((noinline)) ssize_t
-copyout_extras(const struct xs_stat *st, uint64_t request,
-	       struct xstat *buffer, size_t buflen)
-{
-	return copyout(st, request, buffer, buflen);
-}
-
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
+ssize_t xs_copyout_extras(const struct xs_stat *st, uint64_t request,
+			  struct xstat *buffer, size_t buflen)
 {
 	if (__builtin_expect(buflen < sizeof(struct xstat), 0))
 		return copyout_short(st, request, buffer, buflen);
-	if ((st->mask | request) & XS_EXTRAS)
-		return copyout_extras(st, request, buffer, buflen);
+	return copyout(st, request, buffer, buflen);
+}
+
+/* A result of struct xstat alone. */
+ssize_t xs_copyout_plain(const struct xs_stat *st, uint64_t request,
+			 struct xstat *buffer, size_t buflen)
+{
+	if (__builtin_expect(buflen < sizeof(struct xstat), 0))
+		return copyout_short(st, request, buffer, buflen);
 	put_fixed(buffer, st, st->mask);
 	return sizeof(struct xstat);
 }
