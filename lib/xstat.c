@@ -250,6 +250,26 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 					     buflen);
 	}
 	/*
+	 * A change token or a data version's promise, with nothing else
+	 * beyond classes (0) to (2): the next most usual request (a
+	 * watcher's), with the rules about the other extras dropped as for
+	 * the plain call.  Anchored at once where statx cannot serve, as
+	 * below.
+	 */
+	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS) & ~XS_PROMISE_EXTRAS)) {
+		uint64_t plain = request & ~((XS_SUPPLEMENTABLE | XS_EXTRAS) &
+					     ~XS_PROMISE_EXTRAS);
+
+		ret = kernel_stat(t, plain, &k, 1);
+		if (ret == -ENOSYS)
+			return stat_by_anchor(t, plain, NULL, 0, buffer,
+					      buflen);
+		if (ret < 0)
+			return ret;
+		return supplement_or_deliver(t, plain, &k, ret, buffer,
+					     buflen);
+	}
+	/*
 	 * No kernel answer holds a generation or a data version: anchor
 	 * first, so the call is the anchor's open, its statx, the probe and
 	 * the close, with no statx by path before.
