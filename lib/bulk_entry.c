@@ -27,7 +27,7 @@ by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
 	struct xs_stat st;
 
 	d->entry.path = e->name;
-	if (xs_stat_record(&d->entry, d->request, d->request, &st) != 1 ||
+	if (xs_stat_record_by_name(&d->entry, d->request, &st) != 1 ||
 	    !st.mnt_id_unique || st.mnt_id != d->mnt_key ||
 	    (d->request & XS_SUPPLEMENTABLE & ~st.mask))
 		return 0;

@@ -41,6 +41,14 @@ int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st);
 
 /*
+ * xstat.c: the same for a stream's entry stat'ed by name, asked what its
+ * caller asked: a change token's request (bulk_window.c's by_name()) has
+ * the steps of xstat()'s branch for it.
+ */
+int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
+			   struct xs_stat *st);
+
+/*
  * xstat.c: xstat()'s work for @t once its arguments are checked: the
  * result's size, or -errno (errno untouched).
  */

@@ -91,8 +91,19 @@ kernel_stat(const struct xs_target *t, uint64_t request,
 	return ret ? ret : 0;
 }
 
-int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
-		   struct xs_stat *st)
+/*
+ * A request of classes (0) to (2) and the promise's extra results only
+ * (a change token, a data version's promise): PROMISE_ALONE() says so,
+ * and PROMISE_PLAIN() is the same value with every other supplement and
+ * extra bit known to be zero, so that the compiler drops their rules.
+ */
+#define NOT_PROMISE	((XS_SUPPLEMENTABLE | XS_EXTRAS) & ~XS_PROMISE_EXTRAS)
+#define PROMISE_ALONE(request)	(!((request) & NOT_PROMISE))
+#define PROMISE_PLAIN(request)	((request) & ~NOT_PROMISE)
+
+static inline __attribute__((always_inline)) int
+stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+	    struct xs_stat *st)
 {
 	union xs_kernel_stat k;
 	int from_statx = kernel_stat(t, ask, &k, 0);
@@ -100,6 +111,21 @@ int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 	if (from_statx >= 0)
 		record(st, request, &k, from_statx);
 	return from_statx;
+}
+
+int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+		   struct xs_stat *st)
+{
+	return stat_record(t, ask, request, st);
+}
+
+int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
+			   struct xs_stat *st)
+{
+	if (PROMISE_ALONE(request))
+		return stat_record(t, PROMISE_PLAIN(request),
+				   PROMISE_PLAIN(request), st);
+	return stat_record(t, request, request, st);
 }
 
 /* Might the anchor have stopped at an automount point statx would mount? */
@@ -256,9 +282,8 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	 * the plain call.  Anchored at once where statx cannot serve, as
 	 * below.
 	 */
-	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS) & ~XS_PROMISE_EXTRAS)) {
-		uint64_t plain = request & ~((XS_SUPPLEMENTABLE | XS_EXTRAS) &
-					     ~XS_PROMISE_EXTRAS);
+	if (PROMISE_ALONE(request)) {
+		uint64_t plain = PROMISE_PLAIN(request);
 
 		ret = kernel_stat(t, plain, &k, 1);
 		if (ret == -ENOSYS)
