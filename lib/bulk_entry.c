@@ -75,7 +75,7 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		if (!d->uring && d->sampled < URING_SAMPLE)
 			t0 = bulk_uring_now();
 		d->entry.path = e->name;
-		len = xs_stat_target(&d->entry, &d->params, &d->res.x,
+		len = xs_stat_target(&d->entry, d->request, &d->res.x,
 				     sizeof(d->res));
 		d->per_call++;
 		if (len < 0) {

@@ -227,24 +227,16 @@ supplement_or_deliver(const struct xs_target *t, uint64_t request,
 
 /*
  * xs_stat_target()'s work, inline in the entry points: a call of the
- * library's own less on every call.
+ * library's own less on every call.  @request: the caller's, its
+ * undefined bits cleared.
  */
 static inline __attribute__((always_inline)) ssize_t
-stat_target(const struct xs_target *t, const struct xstat_parameters *params,
-	    struct xstat *buffer, size_t buflen)
+stat_request(const struct xs_target *t, uint64_t request,
+	     struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat k;
-	uint64_t request;
 	int anchor_else, ret;
 
-	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
-		return -EINVAL;
-	if (!buffer && buflen)
-		return -EFAULT;
-
-	/* Undefined request bits are ignored, as in the patch. */
-	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
-			 : XSTAT_REQUEST__EXTENDED_STATS;
 	/*
 	 * Classes (0) to (2) alone, the usual call, and with btime: the
 	 * steps below with every rule about the rest known not to apply, so
@@ -316,11 +308,26 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
 }
 
-ssize_t xs_stat_target(const struct xs_target *t,
-		       const struct xstat_parameters *params,
+/* The checks of xstat()'s and fxstat()'s arguments they share. */
+static inline __attribute__((always_inline)) ssize_t
+stat_target(const struct xs_target *t, const struct xstat_parameters *params,
+	    struct xstat *buffer, size_t buflen)
+{
+	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
+		return -EINVAL;
+	if (!buffer && buflen)
+		return -EFAULT;
+	/* Undefined request bits are ignored, as in the patch. */
+	return stat_request(t, params ? params->request_mask &
+					XSTAT_REQUEST__ALL_STATS :
+					XSTAT_REQUEST__EXTENDED_STATS,
+			    buffer, buflen);
+}
+
+ssize_t xs_stat_target(const struct xs_target *t, uint64_t request,
 		       struct xstat *buffer, size_t buflen)
 {
-	return stat_target(t, params, buffer, buflen);
+	return stat_request(t, request, buffer, buflen);
 }
 
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
