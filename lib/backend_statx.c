@@ -133,7 +133,12 @@ static void set_backend(int state)
 void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
 			 uint64_t request)
 {
-	uint64_t mask = st->mask | xs_mask_from_statx(sx->stx_mask);
+	/*
+	 * Only the extras' bits: the basic ones are st->mask's, where an
+	 * invalid time's bit was cleared (xs_statx_time()).
+	 */
+	uint64_t mask = st->mask | (xs_mask_from_statx(sx->stx_mask) &
+				    XS_EXTRAS);
 
 	/* No mount ID 0: see xs_stat_from_statx(). */
 	if ((sx->stx_mask & XS_STATX_MNT_ID_UNIQUE) && !sx->stx_mnt_id)

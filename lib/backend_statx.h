@@ -24,9 +24,17 @@ struct xs_statx;	/* the kernel's struct statx: syscall.h */
 struct stat;
 
 /*
+ * The extra results a statx answer holds (the rest are the library's
+ * own: the promises, the reasons, the filesystem's ID).
+ */
+#define XS_STATX_EXTRAS	(XSTAT_REQUEST_MNT_ID | XSTAT_REQUEST_ATTRIBUTES | \
+			 XS_MASK_DOWN3 | XS_MASK_DOWN2 | \
+			 XSTAT_REQUEST_MNT_ID_REUSABLE)
+
+/*
  * backend_statx.c: the extra results of @sx into @st, whose mask has
- * the rest, as @request asks (the mask translated once more: only a
- * request for an extra result comes here).
+ * the rest, as @request asks (the extras' part of the mask translated:
+ * only a request for one of XS_STATX_EXTRAS comes here).
  */
 void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
 			 uint64_t request);
@@ -99,8 +107,11 @@ xs_stat_from_statx(struct xs_stat *st, const struct xs_statx *sx,
 	st->attributes = sx->stx_attributes;
 	st->attributes_mask = sx->stx_attributes_mask;
 	st->mask = mask;
-	/* Class (4): an extra result is returned only when requested. */
-	if (request & XS_EXTRAS)
+	/*
+	 * Class (4): an extra result is returned only when requested, and
+	 * statx has nothing for the library's own (a change token alone).
+	 */
+	if (request & XS_STATX_EXTRAS)
 		xs_stat_fill_extras(st, sx, request);
 }
 

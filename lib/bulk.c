@@ -117,10 +117,9 @@ XS_EXPORT struct xstat_dir *xstat_opendir(int dfd, const char *path,
 		return xs_ret_ptr(NULL, ENOMEM, saved);
 	d->flags = flags & ENTRY_FLAGS;
 	d->uring = bulk_uring_forced();
-	d->params.request_mask = params ? params->request_mask &
-					  XSTAT_REQUEST__ALL_STATS :
-					  XSTAT_REQUEST__EXTENDED_STATS;
-	d->request = d->params.request_mask;
+	/* Undefined request bits are ignored, as by xstat(). */
+	d->request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS :
+			      XSTAT_REQUEST__EXTENDED_STATS;
 	/* O_DIRECTORY: a directory, or ENOTDIR */
 	ret = open_dir(dfd, path, flags);
 	if (ret < 0) {

@@ -31,7 +31,6 @@ struct xstat_dir {
 	int			fd;
 	unsigned		flags;		/* per entry: ENTRY_FLAGS */
 	struct xs_target	entry;		/* an entry's, but for its name */
-	struct xstat_parameters	params;
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
 	const struct xs_fs	*fs;		/* its row (fs.h), NULL: unknown */

@@ -27,7 +27,7 @@ by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
 	struct xs_stat st;
 
 	d->entry.path = e->name;
-	if (xs_stat_record(&d->entry, d->request, d->request, &st) != 1 ||
+	if (xs_stat_record_by_name(&d->entry, d->request, &st) != 1 ||
 	    !st.mnt_id_unique || st.mnt_id != d->mnt_key ||
 	    (d->request & XS_SUPPLEMENTABLE & ~st.mask))
 		return 0;
@@ -75,7 +75,7 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		if (!d->uring && d->sampled < URING_SAMPLE)
 			t0 = bulk_uring_now();
 		d->entry.path = e->name;
-		len = xs_stat_target(&d->entry, &d->params, &d->res.x,
+		len = xs_stat_target(&d->entry, d->request, &d->res.x,
 				     sizeof(d->res));
 		d->per_call++;
 		if (len < 0) {

@@ -253,24 +253,37 @@ copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 	return (ssize_t)off;
 }
 
-/*
- * A result with extra results: the struct and the extras in one
- * function, whose registers a result without any does not pay for.
- */
+/* A result with extra results in a buffer that cuts some: rare. */
 static __attribute__((noinline)) ssize_t
-copyout_extras(const struct xs_stat *st, uint64_t request,
-	       struct xstat *buffer, size_t buflen)
+copyout_cut(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
+	    size_t buflen)
 {
+	if (buflen < sizeof(struct xstat))
+		return copyout_short(st, request, buffer, buflen);
 	return copyout(st, request, buffer, buflen);
 }
 
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen)
+/*
+ * A result with extra results (result.h's xs_copyout() chooses): the
+ * struct and the extras in one function, whose registers a result
+ * without any does not pay for.  In a buffer with room for every extra
+ * result (XSTAT_RESULT_MAX, the usual one) no piece is cut, and with
+ * that size known the compiler drops every piece's test.
+ */
+ssize_t xs_copyout_extras(const struct xs_stat *st, uint64_t request,
+			  struct xstat *buffer, size_t buflen)
+{
+	if (__builtin_expect(buflen < XSTAT_RESULT_MAX, 0))
+		return copyout_cut(st, request, buffer, buflen);
+	return copyout(st, request, buffer, XSTAT_RESULT_MAX);
+}
+
+/* A result of struct xstat alone. */
+ssize_t xs_copyout_plain(const struct xs_stat *st, uint64_t request,
+			 struct xstat *buffer, size_t buflen)
 {
 	if (__builtin_expect(buflen < sizeof(struct xstat), 0))
 		return copyout_short(st, request, buffer, buflen);
-	if ((st->mask | request) & XS_EXTRAS)
-		return copyout_extras(st, request, buffer, buflen);
 	put_fixed(buffer, st, st->mask);
 	return sizeof(struct xstat);
 }

@@ -41,11 +41,20 @@ int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st);
 
 /*
- * xstat.c: xstat()'s work for @t once its arguments are checked: the
- * result's size, or -errno (errno untouched).
+ * xstat.c: the same for a stream's entry stat'ed by name, asked what its
+ * caller asked: a change token's request (bulk_window.c's by_name()) has
+ * the steps of xstat()'s branch for it.
  */
-ssize_t xs_stat_target(const struct xs_target *t,
-		       const struct xstat_parameters *params,
+int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
+			   struct xs_stat *st);
+
+/*
+ * xstat.c: xstat()'s work for @t once its arguments are checked (the
+ * flags, the buffer) and its request's undefined bits cleared
+ * (xstat_opendir() does both once for a stream): the result's size, or
+ * -errno (errno untouched).
+ */
+ssize_t xs_stat_target(const struct xs_target *t, uint64_t request,
 		       struct xstat *buffer, size_t buflen);
 
 #endif /* LIBXSTAT_PIPELINE_H */

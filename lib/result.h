@@ -72,8 +72,24 @@ void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
 			 uint64_t fields, int err);
 
 
-/* copyout.c: the public layout and the buffer-size rule. */
-ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
-		   struct xstat *buffer, size_t buflen);
+/*
+ * copyout.c: the public layout and the buffer-size rule, in two
+ * functions: a result with extra results, and one of struct xstat alone,
+ * which pays for no register of the other.  The choice is made here,
+ * inline, where the request's extras are often known at compile time:
+ * one frame of copyout.c's per result.
+ */
+ssize_t xs_copyout_extras(const struct xs_stat *st, uint64_t request,
+			  struct xstat *buffer, size_t buflen);
+ssize_t xs_copyout_plain(const struct xs_stat *st, uint64_t request,
+			 struct xstat *buffer, size_t buflen);
+
+static inline ssize_t xs_copyout(const struct xs_stat *st, uint64_t request,
+				 struct xstat *buffer, size_t buflen)
+{
+	if ((st->mask | request) & XS_EXTRAS)
+		return xs_copyout_extras(st, request, buffer, buflen);
+	return xs_copyout_plain(st, request, buffer, buflen);
+}
 
 #endif /* LIBXSTAT_RESULT_H */

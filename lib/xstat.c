@@ -91,8 +91,19 @@ kernel_stat(const struct xs_target *t, uint64_t request,
 	return ret ? ret : 0;
 }
 
-int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
-		   struct xs_stat *st)
+/*
+ * A request of classes (0) to (2) and the promise's extra results only
+ * (a change token, a data version's promise): PROMISE_ALONE() says so,
+ * and PROMISE_PLAIN() is the same value with every other supplement and
+ * extra bit known to be zero, so that the compiler drops their rules.
+ */
+#define NOT_PROMISE	((XS_SUPPLEMENTABLE | XS_EXTRAS) & ~XS_PROMISE_EXTRAS)
+#define PROMISE_ALONE(request)	(!((request) & NOT_PROMISE))
+#define PROMISE_PLAIN(request)	((request) & ~NOT_PROMISE)
+
+static inline __attribute__((always_inline)) int
+stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+	    struct xs_stat *st)
 {
 	union xs_kernel_stat k;
 	int from_statx = kernel_stat(t, ask, &k, 0);
@@ -100,6 +111,21 @@ int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 	if (from_statx >= 0)
 		record(st, request, &k, from_statx);
 	return from_statx;
+}
+
+int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
+		   struct xs_stat *st)
+{
+	return stat_record(t, ask, request, st);
+}
+
+int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
+			   struct xs_stat *st)
+{
+	if (PROMISE_ALONE(request))
+		return stat_record(t, PROMISE_PLAIN(request),
+				   PROMISE_PLAIN(request), st);
+	return stat_record(t, request, request, st);
 }
 
 /* Might the anchor have stopped at an automount point statx would mount? */
@@ -201,24 +227,16 @@ supplement_or_deliver(const struct xs_target *t, uint64_t request,
 
 /*
  * xs_stat_target()'s work, inline in the entry points: a call of the
- * library's own less on every call.
+ * library's own less on every call.  @request: the caller's, its
+ * undefined bits cleared.
  */
 static inline __attribute__((always_inline)) ssize_t
-stat_target(const struct xs_target *t, const struct xstat_parameters *params,
-	    struct xstat *buffer, size_t buflen)
+stat_request(const struct xs_target *t, uint64_t request,
+	     struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat k;
-	uint64_t request;
 	int anchor_else, ret;
 
-	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
-		return -EINVAL;
-	if (!buffer && buflen)
-		return -EFAULT;
-
-	/* Undefined request bits are ignored, as in the patch. */
-	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS
-			 : XSTAT_REQUEST__EXTENDED_STATS;
 	/*
 	 * Classes (0) to (2) alone, the usual call, and with btime: the
 	 * steps below with every rule about the rest known not to apply, so
@@ -250,6 +268,25 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 					     buflen);
 	}
 	/*
+	 * A change token or a data version's promise, with nothing else
+	 * beyond classes (0) to (2): the next most usual request (a
+	 * watcher's), with the rules about the other extras dropped as for
+	 * the plain call.  Anchored at once where statx cannot serve, as
+	 * below.
+	 */
+	if (PROMISE_ALONE(request)) {
+		uint64_t plain = PROMISE_PLAIN(request);
+
+		ret = kernel_stat(t, plain, &k, 1);
+		if (ret == -ENOSYS)
+			return stat_by_anchor(t, plain, NULL, 0, buffer,
+					      buflen);
+		if (ret < 0)
+			return ret;
+		return supplement_or_deliver(t, plain, &k, ret, buffer,
+					     buflen);
+	}
+	/*
 	 * No kernel answer holds a generation or a data version: anchor
 	 * first, so the call is the anchor's open, its statx, the probe and
 	 * the close, with no statx by path before.
@@ -271,11 +308,26 @@ stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
 }
 
-ssize_t xs_stat_target(const struct xs_target *t,
-		       const struct xstat_parameters *params,
+/* The checks of xstat()'s and fxstat()'s arguments they share. */
+static inline __attribute__((always_inline)) ssize_t
+stat_target(const struct xs_target *t, const struct xstat_parameters *params,
+	    struct xstat *buffer, size_t buflen)
+{
+	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
+		return -EINVAL;
+	if (!buffer && buflen)
+		return -EFAULT;
+	/* Undefined request bits are ignored, as in the patch. */
+	return stat_request(t, params ? params->request_mask &
+					XSTAT_REQUEST__ALL_STATS :
+					XSTAT_REQUEST__EXTENDED_STATS,
+			    buffer, buflen);
+}
+
+ssize_t xs_stat_target(const struct xs_target *t, uint64_t request,
 		       struct xstat *buffer, size_t buflen)
 {
-	return stat_target(t, params, buffer, buflen);
+	return stat_request(t, request, buffer, buflen);
 }
 
 XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
