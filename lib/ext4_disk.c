@@ -260,21 +260,16 @@ int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
  * whole inode with its checksum fields taken as zero.  The high half
  * exists only when i_extra_isize covers it; otherwise 16 bits compare.
  * The fields are zeroed in place for the CRC and put back after it, so
- * the CRC runs in two calls, over the buffer as it is.
+ * the CRC runs in one call, over the buffer as it is.
  */
 static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 			 uint8_t *b, uint32_t extra)
 {
-	uint8_t lo[2], hi[2], prefix[8];
+	uint8_t lo[2], hi[2];
 	uint32_t size = g->inode_size, crc, want;
 	int has_hi = size > EXT4_GOOD_OLD_INODE &&
 		     EXT4_FITS(extra, EXT4_I_CSUM_HI, 2);
 
-	prefix[0] = (uint8_t)ino;
-	prefix[1] = (uint8_t)(ino >> 8);
-	prefix[2] = (uint8_t)(ino >> 16);
-	prefix[3] = (uint8_t)(ino >> 24);
-	memcpy(prefix + 4, b + EXT4_I_GENERATION, 4);
 	memcpy(lo, b + EXT4_I_CSUM_LO, 2);
 	memset(b + EXT4_I_CSUM_LO, 0, 2);
 	want = xs_le16(lo);
@@ -283,8 +278,9 @@ static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 		memset(b + EXT4_I_CSUM_HI, 0, 2);
 		want |= (uint32_t)xs_le16(hi) << 16;
 	}
-	crc = xs_crc32c(g->csum_seed, prefix, sizeof(prefix));
-	crc = xs_crc32c(crc, b, size);
+	crc = xs_crc32c_prefixed(g->csum_seed, (uint32_t)ino |
+				 (uint64_t)xs_le32(b + EXT4_I_GENERATION) << 32,
+				 b, size);
 	memcpy(b + EXT4_I_CSUM_LO, lo, 2);
 	if (has_hi)
 		memcpy(b + EXT4_I_CSUM_HI, hi, 2);
