@@ -108,7 +108,7 @@ static inline uint64_t crc32_word(uint64_t crc, const uint8_t *p)
 #endif
 
 __attribute__((target("sse4.2")))
-static uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
+static inline uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 {
 	uint32_t d;
 #ifdef __x86_64__
@@ -150,18 +150,23 @@ static uint32_t crc32c_insn_prefixed(uint32_t crc, uint64_t prefix,
 	return crc32c_insn(crc, p, len);
 }
 
-/* CPUID, once: 1 without SSE4.2, 2 with it. */
-static int crc32_insn_state(void)
-{
-	static int state;	/* atomic */
-	int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
-	unsigned a, b, c, d;
+static int insn_state;	/* atomic: 0 not known, 1 no SSE4.2, 2 SSE4.2 */
 
-	if (!s) {
-		s = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2) ? 2 : 1;
-		__atomic_store_n(&state, s, __ATOMIC_RELAXED);
-	}
+static int crc32_insn_probe(void)
+{
+	unsigned a, b, c, d;
+	int s = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2) ? 2 : 1;
+
+	__atomic_store_n(&insn_state, s, __ATOMIC_RELAXED);
 	return s;
+}
+
+/* CPUID, once: 1 without SSE4.2, 2 with it. */
+static inline int crc32_insn_state(void)
+{
+	int s = __atomic_load_n(&insn_state, __ATOMIC_RELAXED);
+
+	return s ? s : crc32_insn_probe();
 }
 #endif
 
@@ -195,5 +200,6 @@ uint32_t xs_crc32c_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
 #endif
 	for (i = 0; i < 8; i++)
 		pre[i] = (uint8_t)(prefix >> 8 * i);
-	return xs_crc32c_table(xs_crc32c_table(crc, pre, sizeof(pre)), buf, len);
+	return xs_crc32c_table(xs_crc32c_table(crc, pre, sizeof(pre)), buf,
+			       len);
 }
