@@ -258,13 +258,6 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	return 0;
 }
 
-void xs_ext4_dev_close(struct xs_ext4_dev *d)
-{
-	if (d->fd >= 0)
-		xs_raw_close(d->fd);
-	d->fd = -1;
-}
-
 int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 {
 	struct dev_slot *s = d->slot;

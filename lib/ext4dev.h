@@ -58,7 +58,13 @@ struct xs_ext4_dev {
  */
 int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		     struct xs_ext4_dev *d);
-void xs_ext4_dev_close(struct xs_ext4_dev *d);
+
+static inline void xs_ext4_dev_close(struct xs_ext4_dev *d)
+{
+	if (d->fd >= 0)
+		xs_raw_close(d->fd);
+	d->fd = -1;
+}
 
 /*
  * After a read that could not be trusted: re-read the superblock.  1: it

@@ -113,7 +113,9 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
 	/* Torn, it is still a bound: the check of @seq below says so. */
 	n = FACT_HEAD + u->f.path_words;
-	for (; i < n && i < FACT_WORDS; i++)
+	if (n > FACT_WORDS)
+		n = FACT_WORDS;
+	for (; i < n; i++)
 		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
 	if (!xs_ext4_seq_unchanged(s, seq) || u->f.key != key ||
 	    u->f.fs_key != fs_key)

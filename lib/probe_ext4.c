@@ -138,31 +138,34 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 }
 
 /*
- * The raw inode of @st, read and checked: 0, else a negative errno and
- * nothing can be reported; *@dv_ok: may its i_version be used
- * (xs_ext4_dev_dv_ok()).  The device is opened for this probe only.
+ * The raw inode of @st, read into @raw (EXT4_INODE_MAX bytes) and
+ * checked: 0, else a negative errno and nothing can be reported;
+ * *@dv_ok: may its i_version be used (xs_ext4_dev_dv_ok()).  The device
+ * is opened for this probe only.
  */
 static int probe_inode(const struct xs_target *t, const struct xs_stat *st,
-		       uint64_t idmap_mnt, struct xs_ext4_inode *in,
-		       int *dv_ok)
+		       uint64_t idmap_mnt, uint8_t *raw,
+		       struct xs_ext4_inode *in, int *dv_ok)
 {
 	struct xs_ext4_fs fs = { st->dev_major, st->dev_minor, st->fs_key,
 				 t->anchored ? t->dfd : -1 };
 	struct xs_ext4_dev dev;
-	/* The inode's buffer, in this one frame for both attempts. */
-	uint8_t raw[EXT4_INODE_MAX];
-	int ret;
+	int ret, attempt;
 
 	ret = xs_ext4_dev_open(&fs, st->ino, &dev);
 	if (ret)
 		return ret;
-	ret = probe_once(&dev, st, idmap_mnt, raw, in);
-	/*
-	 * A second attempt only if the device turned out to hold another
-	 * filesystem than the cached one (re-made, re-mounted, resized).
-	 */
-	if (ret && ret != -EOPNOTSUPP && xs_ext4_dev_recheck(&dev))
+	for (attempt = 0;; attempt++) {
 		ret = probe_once(&dev, st, idmap_mnt, raw, in);
+		/*
+		 * A second attempt only if the device turned out to hold
+		 * another filesystem than the cached one (re-made,
+		 * re-mounted, resized).
+		 */
+		if (!ret || ret == -EOPNOTSUPP || attempt ||
+		    !xs_ext4_dev_recheck(&dev))
+			break;
+	}
 	/* After a recheck: the rule of the filesystem now read. */
 	*dv_ok = xs_ext4_dev_dv_ok(&dev);
 	xs_ext4_dev_close(&dev);
@@ -275,6 +278,8 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st)
 {
 	struct xs_ext4_inode in;
+	/* The inode's buffer, in this one frame for both attempts. */
+	uint8_t raw[EXT4_INODE_MAX];
 	uint64_t held;
 	int ret, dv_ok = 0;
 
@@ -285,8 +290,8 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		xs_why_note(st, want, xs_why_device(EACCES));
 		return;
 	}
-	ret = probe_inode(t, st, xs_ext4_idmap_of(st->fs_key, fsflags), &in,
-			  &dv_ok);
+	ret = probe_inode(t, st, xs_ext4_idmap_of(st->fs_key, fsflags), raw,
+			  &in, &dv_ok);
 	if ((ret == -EPERM || ret == -EACCES) && t->refused)
 		*t->refused |= XS_REFUSED_DEVICE;
 	if (ret) {
