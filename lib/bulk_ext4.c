@@ -102,13 +102,12 @@ static int inode_offset(const struct xs_bulk_dev *dv, uint64_t ino,
 }
 
 /*
- * Is @in, with change time @ctime, the inode @st described?  The per-call
- * probe's rule (owners mapped through an idmapped mount @idmap_mnt), and
- * the change time to the nanosecond.
+ * Is @in the inode @st described?  The per-call probe's rule (owners
+ * mapped through an idmapped mount @idmap_mnt), and the change time to
+ * the nanosecond (the inode's ctime as the kernel reports it).
  */
 static int same_inode(const struct xs_ext4_inode *in,
-		      const struct xs_time *ctime, const struct xs_stat *st,
-		      uint64_t idmap_mnt)
+		      const struct xs_stat *st, uint64_t idmap_mnt)
 {
 	struct xs_ext4_ident who = {
 		.mode = st->mode, .nlink = st->nlink,
@@ -116,8 +115,8 @@ static int same_inode(const struct xs_ext4_inode *in,
 		.idmap_mnt = idmap_mnt,
 	};
 
-	return ctime->sec == st->ctime.sec && ctime->nsec == st->ctime.nsec &&
-	       xs_ext4_same_file(in, &who);
+	return in->ctime_ok && in->ctime.sec == st->ctime.sec &&
+	       in->ctime.nsec == st->ctime.nsec && xs_ext4_same_file(in, &who);
 }
 
 /* One entry from its raw inode at @raw: BULK_READY (1), or BULK_PENDING. */
@@ -126,12 +125,10 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 {
 	struct xs_stat *st = e->st;
 	struct xs_ext4_inode in;
-	struct xs_time ctime;
 
 	e->state = BULK_PENDING;
 	if (xs_ext4_parse_inode(&dv->dev.geom, st->ino, raw, dv->dev.geom.inode_size, &in) ||
-	    xs_ext4_inode_ctime(raw, in.extra_isize, &ctime) ||
-	    !same_inode(&in, &ctime, st, idmap_mnt))
+	    !same_inode(&in, st, idmap_mnt))
 		return 0;
 
 	want &= ~st->mask;

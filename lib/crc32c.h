@@ -15,6 +15,13 @@
 
 uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len);
 uint32_t xs_crc32c_table(uint32_t crc, const void *buf, size_t len);
+/*
+ * The CRC of the eight bytes of @prefix, least significant first, then
+ * of @buf: what a checksum seeded with a fixed prefix (ext4's inode
+ * number and generation) takes, in one call.
+ */
+uint32_t xs_crc32c_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
+			    size_t len);
 int xs_crc32c_insn_available(void);
 
 #endif

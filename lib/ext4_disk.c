@@ -240,41 +240,21 @@ int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *b,
 	return 0;
 }
 
-int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
-			 uint64_t itable, uint64_t *off)
-{
-	uint64_t index, end;
-
-	if (ino < 1 || ino > g->inodes_count || itable >= g->blocks_count)
-		return -ERANGE;
-	index = (ino - 1) % g->inodes_per_group;
-	*off = itable * g->block_size + index * g->inode_size;
-	end = g->blocks_count * g->block_size;
-	if (*off >= end || end - *off < g->inode_size)
-		return -ERANGE;
-	return 0;
-}
-
 /*
  * metadata_csum: crc32c over the inode number, the generation and the
  * whole inode with its checksum fields taken as zero.  The high half
  * exists only when i_extra_isize covers it; otherwise 16 bits compare.
  * The fields are zeroed in place for the CRC and put back after it, so
- * the CRC runs in two calls, over the buffer as it is.
+ * the CRC runs in one call, over the buffer as it is.
  */
 static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 			 uint8_t *b, uint32_t extra)
 {
-	uint8_t lo[2], hi[2], prefix[8];
+	uint8_t lo[2], hi[2];
 	uint32_t size = g->inode_size, crc, want;
 	int has_hi = size > EXT4_GOOD_OLD_INODE &&
 		     EXT4_FITS(extra, EXT4_I_CSUM_HI, 2);
 
-	prefix[0] = (uint8_t)ino;
-	prefix[1] = (uint8_t)(ino >> 8);
-	prefix[2] = (uint8_t)(ino >> 16);
-	prefix[3] = (uint8_t)(ino >> 24);
-	memcpy(prefix + 4, b + EXT4_I_GENERATION, 4);
 	memcpy(lo, b + EXT4_I_CSUM_LO, 2);
 	memset(b + EXT4_I_CSUM_LO, 0, 2);
 	want = xs_le16(lo);
@@ -283,8 +263,9 @@ static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 		memset(b + EXT4_I_CSUM_HI, 0, 2);
 		want |= (uint32_t)xs_le16(hi) << 16;
 	}
-	crc = xs_crc32c(g->csum_seed, prefix, sizeof(prefix));
-	crc = xs_crc32c(crc, b, size);
+	crc = xs_crc32c_prefixed(g->csum_seed, (uint32_t)ino |
+				 (uint64_t)xs_le32(b + EXT4_I_GENERATION) << 32,
+				 b, size);
 	memcpy(b + EXT4_I_CSUM_LO, lo, 2);
 	if (has_hi)
 		memcpy(b + EXT4_I_CSUM_HI, hi, 2);
@@ -304,52 +285,50 @@ static int add_extra(struct xs_time *t, uint32_t x)
 	return XS_NSEC_VALID(t->nsec);
 }
 
-static void decode_crtime(const uint8_t *b, uint32_t extra,
-			  struct xs_ext4_inode *in)
+/* The kernel reports BTIME exactly when i_crtime fits: 1 if it does. */
+static int decode_crtime(const uint8_t *b, uint32_t extra, struct xs_time *t)
 {
-	/* The kernel reports BTIME exactly when i_crtime fits. */
 	if (!EXT4_FITS(extra, EXT4_I_CRTIME, 4))
-		return;
-	in->crtime.sec = (int32_t)xs_le32(b + EXT4_I_CRTIME);
-	in->crtime.nsec = 0;
-	if (EXT4_FITS(extra, EXT4_I_CRTIME_EXTRA, 4) &&
-	    !add_extra(&in->crtime, xs_le32(b + EXT4_I_CRTIME_EXTRA)))
-		return;
-	in->has_crtime = 1;
+		return 0;
+	t->sec = (int32_t)xs_le32(b + EXT4_I_CRTIME);
+	t->nsec = 0;
+	return !EXT4_FITS(extra, EXT4_I_CRTIME_EXTRA, 4) ||
+	       add_extra(t, xs_le32(b + EXT4_I_CRTIME_EXTRA));
 }
 
 /*
- * ctime, only where the nanoseconds are stored (i_ctime_extra): the data
- * version's check compares it with what stat said, to the nanosecond.
+ * The change time of a raw inode whose i_extra_isize is @extra, as the
+ * kernel reports it: with i_ctime_extra, two epoch bits and the
+ * nanoseconds; without (128-byte inodes), whole seconds.  1 if it is a
+ * time.  The directory stream checks each raw inode against statx's
+ * answer with it.
  */
-static void decode_ctime(const uint8_t *b, uint32_t extra,
-			 struct xs_ext4_inode *in)
+static int decode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t)
 {
-	if (!EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4))
-		return;
-	in->ctime.sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
-	in->has_ctime = add_extra(&in->ctime,
-				  xs_le32(b + EXT4_I_CTIME_EXTRA));
+	t->sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
+	t->nsec = 0;
+	return !EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4) ||
+	       add_extra(t, xs_le32(b + EXT4_I_CTIME_EXTRA));
 }
 
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 			uint8_t *b, size_t len,
 			struct xs_ext4_inode *in)
 {
+	int linux_os = g->creator_os == EXT4_OS_LINUX;
 	uint32_t extra = 0;
 
-	memset(in, 0, sizeof(*in));
 	if (len != g->inode_size || len < EXT4_GOOD_OLD_INODE ||
 	    ino < 1 || ino > UINT32_MAX)
 		return -EINVAL;
-	if (g->inode_size > EXT4_GOOD_OLD_INODE) {
+	if (len > EXT4_GOOD_OLD_INODE) {
 		extra = xs_le16(b + EXT4_I_EXTRA_ISIZE);
-		if (extra > g->inode_size - EXT4_GOOD_OLD_INODE || (extra & 3))
+		if (extra > len - EXT4_GOOD_OLD_INODE || (extra & 3))
 			return -EINVAL;
 	}
 	/* The kernel checks inode checksums only on Linux-made filesystems. */
-	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) &&
-	    g->creator_os == EXT4_OS_LINUX && !inode_csum_ok(g, ino, b, extra))
+	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) && linux_os &&
+	    !inode_csum_ok(g, ino, b, extra))
 		return -EBADMSG;
 
 	in->extra_isize = extra;
@@ -360,36 +339,27 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 		  (uint32_t)xs_le16(b + EXT4_I_GID_HI) << 16;
 	in->links = xs_le16(b + EXT4_I_LINKS);
 	in->generation = xs_le32(b + EXT4_I_GENERATION);
-	decode_crtime(b, extra, in);
-	decode_ctime(b, extra, in);
+	in->has_crtime = decode_crtime(b, extra, &in->crtime);
+	in->ctime_ok = decode_ctime(b, extra, &in->ctime);
+	/*
+	 * To the nanosecond only where they are stored (i_ctime_extra): the
+	 * data version's check compares it with what stat said.
+	 */
+	in->has_ctime = in->ctime_ok &&
+			EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4);
 
 	/*
 	 * i_version lives in osd1 only on Linux; extended-attribute inodes
 	 * reuse the field for a reference count.
 	 */
-	if (g->creator_os == EXT4_OS_LINUX &&
-	    !(xs_le32(b + EXT4_I_FLAGS) & EXT4_EA_INODE_FL)) {
+	in->has_version = linux_os &&
+			  !(xs_le32(b + EXT4_I_FLAGS) & EXT4_EA_INODE_FL);
+	in->version = 0;
+	if (in->has_version) {
 		in->version = xs_le32(b + EXT4_I_VERSION);
 		if (EXT4_FITS(extra, EXT4_I_VERSION_HI, 4))
 			in->version |= (uint64_t)xs_le32(b + EXT4_I_VERSION_HI)
 				       << 32;
-		in->has_version = 1;
 	}
-	return 0;
-}
-
-/*
- * The change time of a raw inode whose i_extra_isize is @extra, as the
- * kernel reports it: with i_ctime_extra, two epoch bits and the
- * nanoseconds; without (128-byte inodes), whole seconds.  The directory
- * stream checks each raw inode against statx's answer with it.
- */
-int xs_ext4_inode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t)
-{
-	t->sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
-	t->nsec = 0;
-	if (EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4) &&
-	    !add_extra(t, xs_le32(b + EXT4_I_CTIME_EXTRA)))
-		return -EINVAL;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #ifndef LIBXSTAT_EXT4_DISK_H
 #define LIBXSTAT_EXT4_DISK_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "internal.h"
@@ -131,7 +132,12 @@ struct xs_ext4_inode {
 	uint32_t	extra_isize;
 	int		has_crtime;
 	struct xs_time	crtime;
-	/* ctime to the nanosecond, when the inode has room for it */
+	/*
+	 * ctime as the kernel reports it (whole seconds in 128-byte
+	 * inodes), if it is a time; to the nanosecond where the inode has
+	 * room for them
+	 */
+	int		ctime_ok;
 	int		has_ctime;
 	struct xs_time	ctime;
 	int		has_version;
@@ -170,24 +176,35 @@ int xs_ext4_desc_offset(const struct xs_ext4_geom *g, uint64_t ino,
 int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *buf,
 		       size_t len, uint64_t *itable);
 
-/* Byte offset of inode @ino given its group's inode table block. */
-int xs_ext4_inode_offset(const struct xs_ext4_geom *g, uint64_t ino,
-			 uint64_t itable, uint64_t *off);
+/*
+ * Byte offset of inode @ino given its group's inode table block.  Inline:
+ * every raw inode read computes one.
+ */
+static inline int xs_ext4_inode_offset(const struct xs_ext4_geom *g,
+				       uint64_t ino, uint64_t itable,
+				       uint64_t *off)
+{
+	uint64_t index, end;
+
+	if (ino < 1 || ino > g->inodes_count || itable >= g->blocks_count)
+		return -ERANGE;
+	index = (ino - 1) % g->inodes_per_group;
+	*off = itable * g->block_size + index * g->inode_size;
+	end = g->blocks_count * g->block_size;
+	if (*off >= end || end - *off < g->inode_size)
+		return -ERANGE;
+	return 0;
+}
 
 /*
  * Decode inode @ino from @len (== g->inode_size) bytes.  -EINVAL: not
- * sane; -EBADMSG: metadata_csum checksum mismatch (possibly a torn read).
- * @buf is written to while the checksum is computed (its checksum fields
- * zeroed) and holds the same bytes again on return.
+ * sane; -EBADMSG: metadata_csum checksum mismatch (possibly a torn read);
+ * then @in is not filled.  @buf is written to while the checksum is
+ * computed (its checksum fields zeroed) and holds the same bytes again on
+ * return.
  */
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 			uint8_t *buf, size_t len,
 			struct xs_ext4_inode *in);
-
-/*
- * The change time of a raw inode (after xs_ext4_parse_inode() accepted
- * it; @extra is its extra_isize).  -EINVAL: nanoseconds out of range.
- */
-int xs_ext4_inode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t);
 
 #endif /* LIBXSTAT_EXT4_DISK_H */

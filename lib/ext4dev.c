@@ -59,12 +59,20 @@
 /*
  * Make @u's geometry the one of @fs's filesystem, on the device @fd
  * (just opened).  A geometry proven under a unique mount ID is kept as
- * it is: the mount can only ever be of that filesystem.  Any other is
+ * it is (settled(), tested inline by the usual call before this): the
+ * mount can only ever be of that filesystem.  Any other is
  * read again (and, if it changed, checked against the device again), and
  * proven with @fs->fd when there is one.  0 (*@changed: @u is to be
  * stored), -ESTALE if the device holds another filesystem than @fs's,
  * else -errno.
  */
+static inline int settled(const union fact_words *u,
+			  const struct xs_ext4_fs *fs)
+{
+	return (u->f.flags & (F_GEOM | F_PROVEN)) == (F_GEOM | F_PROVEN) &&
+	       fs->key;
+}
+
 static int make_current(int fd, const struct xs_ext4_fs *fs,
 			union fact_words *u, int *changed)
 {
@@ -72,8 +80,7 @@ static int make_current(int fd, const struct xs_ext4_fs *fs,
 	int ret;
 
 	*changed = 0;
-	if ((u->f.flags & (F_GEOM | F_PROVEN)) == (F_GEOM | F_PROVEN) &&
-	    fs->key)
+	if (settled(u, fs))
 		return 0;
 	if (!(u->f.flags & F_GEOM) || xs_ext4_read_super(fd, &g) ||
 	    memcmp(&g, &u->f.geom, sizeof(g)) != 0) {
@@ -121,7 +128,7 @@ static int lasting(int err)
 }
 
 /* Is the node at @path now @fs's block device?  0, -ENODEV or -errno. */
-static int node_is_device(const char *path, const struct xs_ext4_fs *fs)
+static inline int node_is_device(const char *path, const struct xs_ext4_fs *fs)
 {
 	struct stat sb;
 	int ret = xs_raw_fstatat(AT_FDCWD, path, &sb, 0);
@@ -160,6 +167,8 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	u->f.fs_key = fs->key;
 	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
 				  sizeof(u->f.path));
+	u->f.path_words = (uint32_t)((strlen(u->f.path) + sizeof(u->w[0])) /
+				     sizeof(u->w[0]));
 	if (!ret)
 		ret = node_is_device(u->f.path, fs);
 	if (!ret)
@@ -231,7 +240,8 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		}
 		d->fd = fd;
 		d->seq = seq;
-		ret = make_current(fd, fs, &u, &changed);
+		changed = 0;
+		ret = settled(&u, fs) ? 0 : make_current(fd, fs, &u, &changed);
 		if (ret) {
 			xs_ext4_dev_close(d);
 			return ret;
@@ -246,13 +256,6 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	d->itable = itable;
 	d->ext4_driver = !!(u.f.flags & F_EXT4_DRIVER);
 	return 0;
-}
-
-void xs_ext4_dev_close(struct xs_ext4_dev *d)
-{
-	if (d->fd >= 0)
-		xs_raw_close(d->fd);
-	d->fd = -1;
 }
 
 int xs_ext4_dev_recheck(struct xs_ext4_dev *d)

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "ext4_disk.h"
+#include "idmap.h"
+#include "internal.h"
+#include "rawsys.h"
 
 /*
  * The filesystem a probe is for, as the caller knows it: the device of
@@ -55,7 +58,13 @@ struct xs_ext4_dev {
  */
 int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		     struct xs_ext4_dev *d);
-void xs_ext4_dev_close(struct xs_ext4_dev *d);
+
+static inline void xs_ext4_dev_close(struct xs_ext4_dev *d)
+{
+	if (d->fd >= 0)
+		xs_raw_close(d->fd);
+	d->fd = -1;
+}
 
 /*
  * After a read that could not be trusted: re-read the superblock.  1: it
@@ -86,7 +95,7 @@ static inline int xs_ext4_dev_dv_ok(const struct xs_ext4_dev *d)
 
 /*
  * What stat said about a file, which its raw inode must agree with before
- * anything of it is used.  One rule, xs_ext4_same_file() (probe_ext4.c),
+ * anything of it is used.  One rule, xs_ext4_same_file() (below),
  * for the per-call probe and the directory streams (bulk_ext4.c): mode,
  * link count, generation when known, and owner and group, which on an
  * idmapped mount (@idmap_mnt: its unique ID, xs_ext4_idmap_of() in
@@ -99,11 +108,51 @@ struct xs_ext4_ident {
 	uint64_t	idmap_mnt;
 };
 
-int xs_ext4_same_file(const struct xs_ext4_inode *in,
-		      const struct xs_ext4_ident *id);
+static inline int xs_ext4_same_file(const struct xs_ext4_inode *in,
+				    const struct xs_ext4_ident *id)
+{
+	if (in->mode != id->mode || in->links != id->nlink)
+		return 0;
+	if (id->has_gen && in->generation != id->gen)
+		return 0;
+	/*
+	 * Compared directly, owners on an idmapped mount would reject
+	 * every file the mapping moves, and accept an inode whose raw
+	 * owner equals the mapped one by chance.
+	 */
+	if (id->idmap_mnt)
+		return xs_idmap_same_owner(id->idmap_mnt, in->uid, in->gid,
+					   id->uid, id->gid);
+	return in->uid == id->uid && in->gid == id->gid;
+}
 
-/* Read exactly @len bytes at @off, inside the filesystem; 0 or -errno. */
-int xs_ext4_dev_pread(const struct xs_ext4_dev *d, void *buf, size_t len,
-		      uint64_t off);
+/* Read exactly @len bytes of @fd at @off: 0 or -errno (-EIO: short). */
+static inline int xs_ext4_pread_full(int fd, void *buf, size_t len,
+				     uint64_t off)
+{
+	long n;
+
+	if (off > (uint64_t)INT64_MAX - len)
+		return -EINVAL;
+	n = XS_EINTR(xs_raw_pread(fd, buf, len, off));
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;	/* short read: no guess */
+}
+
+/*
+ * Read exactly @len bytes at @off, inside the filesystem; 0 or -errno.
+ * Inline, as the offset computations before it: each raw inode is one.
+ */
+static inline int xs_ext4_dev_pread(const struct xs_ext4_dev *d, void *buf,
+				    size_t len, uint64_t off)
+{
+	uint64_t size = d->geom.blocks_count * d->geom.block_size;
+
+	/* Checked against the device's size when the geometry was learned. */
+	if (off > size || size - off < len)
+		return -ERANGE;
+	return xs_ext4_pread_full(d->fd, buf, len, off);
+}
 
 #endif

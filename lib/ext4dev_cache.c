@@ -10,71 +10,13 @@
  * whose writers claim it with one compare-and-swap and simply skip the
  * write when it is busy (a writer may be the code the handler
  * interrupted: waiting for it would never end), and readers that see a
- * write in progress treat it as a miss.
+ * write in progress treat it as a miss.  The read side,
+ * xs_ext4_facts_get(), is inline in ext4dev_int.h.
  */
 #include <stdint.h>
 #include "ext4dev_int.h"
 
-#define DEV_SLOTS	16	/* direct-mapped by dev_t; a power of two */
-#define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
-
-/* Inode table cache entry: group / ITABLE_SLOTS, then a 37-bit block. */
-#define IT_BLOCK_BITS	37
-#define IT_BLOCK_MASK	((1ULL << IT_BLOCK_BITS) - 1)
-
-/*
- * @seq is even while the slot is stable and odd while one writer (the
- * one whose compare-and-swap made it odd) changes it; every access to
- * the rest is atomic, so a torn read is detected and never undefined.
- */
-struct dev_slot {
-	uint32_t		seq;
-	union fact_words	u;
-	uint64_t		itable[ITABLE_SLOTS];	/* 0 = empty */
-};
-
-static struct dev_slot dev_slots[DEV_SLOTS];
-
-struct dev_slot *xs_ext4_slot_of(uint64_t key, uint64_t fs_key)
-{
-	return &dev_slots[((key ^ fs_key) * 0x9E3779B97F4A7C15ULL) >> 60 &
-			  (DEV_SLOTS - 1)];
-}
-
-/* Is @s still as it was at @seq (even)?  After relaxed loads. */
-static int seq_unchanged(struct dev_slot *s, uint32_t seq)
-{
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
-}
-
-int xs_ext4_facts_get(struct dev_slot *s, uint64_t key, uint64_t fs_key,
-		      uint64_t ino, union fact_words *u, uint64_t *itable,
-		      uint32_t *seqp)
-{
-	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
-	unsigned int i;
-	uint64_t e;
-
-	if (seq & 1)
-		return 0;
-	for (i = 0; i < FACT_WORDS; i++)
-		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
-	if (!seq_unchanged(s, seq) || u->f.key != key ||
-	    u->f.fs_key != fs_key)
-		return 0;
-	*seqp = seq;
-	*itable = 0;
-	/* Only a consistent geometry may be divided by. */
-	if (!(u->f.flags & F_GEOM) || ino < 1 || ino > u->f.geom.inodes_count)
-		return 1;
-	group = xs_ext4_group_of(&u->f.geom, ino);
-	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
-			    __ATOMIC_RELAXED);
-	if (seq_unchanged(s, seq) && e >> IT_BLOCK_BITS == group / ITABLE_SLOTS)
-		*itable = e & IT_BLOCK_MASK;
-	return 1;
-}
+struct dev_slot xs_ext4_dev_slots[DEV_SLOTS];
 
 /*
  * Claim @s for writing if it is still at @seq (SEQ_NONE: whatever stable

@@ -21,27 +21,54 @@
 #define F_EXT4_DRIVER	0x2	/* /sys/fs/ext4/NAME exists */
 #define F_PROVEN	0x4	/* @geom's UUID gave the mount's f_fsid */
 
-/* What is known about one device.  Copied in and out word by word. */
+/*
+ * What is known about one device.  Copied in and out word by word, and
+ * out only as far as the path goes: @path_words counts the words up to
+ * the one holding the path's terminating NUL.
+ */
 struct dev_facts {
 	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
 	uint64_t		fs_key;	/* the unique mount ID; 0: none */
+	int64_t			expires;	/* of @err, monotonic seconds */
 	int32_t			err;	/* a lasting failure: ext4dev.c */
 	uint32_t		flags;
-	int64_t			expires;	/* of @err, monotonic seconds */
-	char			path[DEV_PATH_MAX];	/* /dev/NAME */
+	uint32_t		path_words;
 	struct xs_ext4_geom	geom;
+	char			path[DEV_PATH_MAX];	/* /dev/NAME */
 };
 
-#define FACT_WORDS	(sizeof(struct dev_facts) / sizeof(uint32_t))
-_Static_assert(sizeof(struct dev_facts) % sizeof(uint32_t) == 0, "words");
+#define FACT_WORDS	(sizeof(struct dev_facts) / sizeof(unsigned long))
+/* The words before the path, always copied. */
+#define FACT_HEAD	(offsetof(struct dev_facts, path) / sizeof(unsigned long))
+_Static_assert(sizeof(struct dev_facts) % sizeof(unsigned long) == 0 &&
+	       offsetof(struct dev_facts, path) % sizeof(unsigned long) == 0,
+	       "words");
 
 union fact_words {
 	struct dev_facts	f;
-	uint32_t		w[FACT_WORDS];
+	unsigned long		w[FACT_WORDS];
 };
 
-/* ext4dev_cache.c: the slots of facts, one seqlock each. */
-struct dev_slot;
+#define DEV_SLOTS	16	/* direct-mapped by dev_t; a power of two */
+#define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
+
+/* Inode table cache entry: group / ITABLE_SLOTS, then a 37-bit block. */
+#define IT_BLOCK_BITS	37
+#define IT_BLOCK_MASK	((1ULL << IT_BLOCK_BITS) - 1)
+
+/*
+ * ext4dev_cache.c: the slots of facts, one seqlock each.  @seq is even
+ * while the slot is stable and odd while one writer (the one whose
+ * compare-and-swap made it odd) changes it; every access to the rest is
+ * atomic, so a torn read is detected and never undefined.
+ */
+struct dev_slot {
+	uint32_t		seq;
+	union fact_words	u;
+	uint64_t		itable[ITABLE_SLOTS];	/* 0 = empty */
+};
+
+extern struct dev_slot xs_ext4_dev_slots[DEV_SLOTS];
 
 /* A @seq no slot is in after a write: "do not write back". */
 #define SEQ_NONE	1U
@@ -51,14 +78,62 @@ static inline uint64_t key_of(uint32_t major, uint32_t minor)
 	return ((uint64_t)major << 32 | minor) + 1;
 }
 
-struct dev_slot *xs_ext4_slot_of(uint64_t key, uint64_t fs_key);
+static inline struct dev_slot *xs_ext4_slot_of(uint64_t key, uint64_t fs_key)
+{
+	return &xs_ext4_dev_slots[((key ^ fs_key) * 0x9E3779B97F4A7C15ULL) >>
+				  60 & (DEV_SLOTS - 1)];
+}
+
+/* Is @s still as it was at @seq (even)?  After relaxed loads. */
+static inline int xs_ext4_seq_unchanged(struct dev_slot *s, uint32_t seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
+}
+
 /*
  * The facts about @key and the inode table block of @ino's group, if the
- * slot holds them and is not being written: 1, else 0 (a miss).
+ * slot holds them and is not being written: 1, else 0 (a miss).  Inline:
+ * every raw-inode call and batch starts with it.
  */
-int xs_ext4_facts_get(struct dev_slot *s, uint64_t key, uint64_t fs_key,
-		      uint64_t ino, union fact_words *u, uint64_t *itable,
-		      uint32_t *seqp);
+static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
+				    uint64_t fs_key, uint64_t ino,
+				    union fact_words *u, uint64_t *itable,
+				    uint32_t *seqp)
+{
+	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
+	unsigned long i, n;
+	uint64_t e;
+
+	if (seq & 1)
+		return 0;
+	/* Unrolled: the loop's own count and branch would double it. */
+#pragma GCC unroll 32
+	for (i = 0; i < FACT_HEAD; i++)
+		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
+	/* Torn, it is still a bound: the check of @seq below says so. */
+	n = FACT_HEAD + u->f.path_words;
+	if (n > FACT_WORDS)
+		n = FACT_WORDS;
+	for (; i < n; i++)
+		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
+	if (!xs_ext4_seq_unchanged(s, seq) || u->f.key != key ||
+	    u->f.fs_key != fs_key)
+		return 0;
+	*seqp = seq;
+	*itable = 0;
+	/* Only a consistent geometry may be divided by. */
+	if (!(u->f.flags & F_GEOM) || ino < 1 || ino > u->f.geom.inodes_count)
+		return 1;
+	group = xs_ext4_group_of(&u->f.geom, ino);
+	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
+			    __ATOMIC_RELAXED);
+	if (xs_ext4_seq_unchanged(s, seq) &&
+	    e >> IT_BLOCK_BITS == group / ITABLE_SLOTS)
+		*itable = e & IT_BLOCK_MASK;
+	return 1;
+}
+
 /* Replace what @s holds by @f (and no inode table): the new @seq. */
 uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
 			   const union fact_words *u);

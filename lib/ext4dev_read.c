@@ -2,9 +2,10 @@
 /*
  * Reading the block device of the ext4 prober: its /dev node (from
  * sysfs, proven to be sysfs), whether the ext4 driver mounts it, its
- * superblock and the proof that it is the mounted filesystem's, and the
- * reads of its blocks.  Only system calls (issued directly, rawsys.h)
- * and string functions: async-signal-safe, no cancellation point.
+ * superblock and the proof that it is the mounted filesystem's (the
+ * reads of its blocks are inline in ext4dev.h).  Only system calls
+ * (issued directly, rawsys.h) and string functions: async-signal-safe,
+ * no cancellation point.
  *
  * The device is read buffered, never with O_DIRECT: ext4 copies a
  * changed inode into the block device's page cache when it dirties it, so
@@ -25,18 +26,6 @@
 
 /* configure (AC_SYS_LARGEFILE) gives i386 a 64-bit off_t for lseek. */
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
-
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	long n;
-
-	if (off > (uint64_t)INT64_MAX - len)
-		return -EINVAL;
-	n = XS_EINTR(xs_raw_pread(fd, buf, len, off));
-	if (n < 0)
-		return (int)n;
-	return (size_t)n == len ? 0 : -EIO;	/* short read: no guess */
-}
 
 #define XS_SYSFS_MAGIC	0x62656572
 
@@ -140,7 +129,7 @@ int xs_ext4_read_super(int fd, struct xs_ext4_geom *g)
 	int ret, tries;
 
 	for (tries = 0; tries < 2; tries++) {
-		ret = pread_full(fd, sb, sizeof(sb), EXT4_SB_OFFSET);
+		ret = xs_ext4_pread_full(fd, sb, sizeof(sb), EXT4_SB_OFFSET);
 		if (ret)
 			return ret;
 		ret = xs_ext4_parse_super(sb, sizeof(sb), g);
@@ -198,15 +187,4 @@ int xs_ext4_fsid_matches(const struct xs_ext4_geom *g, int fd)
 	v1 = xs_le32(g->uuid + 4) ^ xs_le32(g->uuid + 12);
 	return (uint32_t)sfs.f_fsid.__val[0] == v0 &&
 	       (uint32_t)sfs.f_fsid.__val[1] == v1;
-}
-
-int xs_ext4_dev_pread(const struct xs_ext4_dev *d, void *buf, size_t len,
-		      uint64_t off)
-{
-	uint64_t size = d->geom.blocks_count * d->geom.block_size;
-
-	/* Checked against the device's size when the geometry was learned. */
-	if (off > size || size - off < len)
-		return -ERANGE;
-	return pread_full(d->fd, buf, len, off);
 }

@@ -61,20 +61,20 @@ static int read_itable(const struct xs_ext4_dev *ref, uint64_t ino,
 	return ret;
 }
 
-/* Read and decode inode @ino; a torn checksum is read again. */
+/*
+ * Read and decode inode @ino at @off into @raw (EXT4_INODE_MAX bytes); a
+ * torn checksum is read again.
+ */
 static int read_inode(const struct xs_ext4_dev *ref, uint64_t ino,
-		      uint64_t itable, struct xs_ext4_inode *in)
+		      uint64_t off, uint8_t *raw, struct xs_ext4_inode *in)
 {
 	const struct xs_ext4_geom *g = &ref->geom;
-	uint8_t raw[EXT4_INODE_MAX];
-	uint64_t off;
 	int ret, tries;
 
-	if (g->inode_size > sizeof(raw))
+	if (g->inode_size > EXT4_INODE_MAX)
 		return -EOPNOTSUPP;
 	/* An inode rewritten while it is read (every change) can tear. */
-	ret = xs_ext4_inode_offset(g, ino, itable, &off);
-	for (tries = 0; !ret && tries < 8; tries++) {
+	for (tries = 0; tries < 8; tries++) {
 		ret = xs_ext4_dev_pread(ref, raw, g->inode_size, off);
 		if (!ret)
 			ret = xs_ext4_parse_inode(g, ino, raw, g->inode_size,
@@ -85,69 +85,52 @@ static int read_inode(const struct xs_ext4_dev *ref, uint64_t ino,
 	return ret;
 }
 
-/* What stat said about the file: the raw inode must agree with it. */
-struct probe_id {
-	uint64_t	ino;
-	uint32_t	dev_major, dev_minor;
-	uint64_t	fs_key;		/* fscache.c's key, 0: none */
-	int		fs_fd;		/* the anchor, or -1 */
-	struct xs_ext4_ident who;	/* xs_ext4_same_file()'s facts */
-	int		has_ctime;	/* stat's ctime, to the nanosecond */
-	struct xs_time	ctime;
-};
-
-/* What the device said besides the inode: may its i_version be used? */
-struct probe_dev {
-	int		dv_ok;		/* xs_ext4_dev_dv_ok() */
-};
-
 /*
- * The raw inode must be the file stat described, as it is now: the rule of
- * the per-call probe and of the directory streams (bulk_ext4.c), which
- * add the change time to the nanosecond.
+ * The raw inode must be the file stat described in @st, as it is now:
+ * xs_ext4_same_file()'s rule, with the generation when stat's record
+ * has it.
  */
-int xs_ext4_same_file(const struct xs_ext4_inode *in,
-		      const struct xs_ext4_ident *id)
+static inline int same_file(const struct xs_ext4_inode *in,
+			    const struct xs_stat *st, uint64_t idmap_mnt)
 {
-	if (in->mode != id->mode || in->links != id->nlink)
-		return 0;
-	if (id->has_gen && in->generation != id->gen)
-		return 0;
-	/*
-	 * Compared directly, owners on an idmapped mount would reject
-	 * every file the mapping moves, and accept an inode whose raw
-	 * owner equals the mapped one by chance.
-	 */
-	if (id->idmap_mnt)
-		return xs_idmap_same_owner(id->idmap_mnt, in->uid, in->gid,
-					   id->uid, id->gid);
-	return in->uid == id->uid && in->gid == id->gid;
+	struct xs_ext4_ident who = {
+		.mode = st->mode, .nlink = st->nlink,
+		.uid = st->uid, .gid = st->gid,
+		.has_gen = !!(st->mask & XSTAT_REQUEST_GEN), .gen = st->gen,
+		.idmap_mnt = idmap_mnt,
+	};
+
+	return xs_ext4_same_file(in, &who);
 }
 
 /*
- * One probe of @id's inode.  The inode table block comes from the
+ * One probe of @st's inode.  The inode table block comes from the
  * device's small cache when a previous probe of the group succeeded (one
  * pread saved), else from the group descriptor; a failure with a cached
  * block is retried from the descriptor.
  */
-static int probe_once(const struct xs_ext4_dev *ref,
-		      const struct probe_id *id, struct xs_ext4_inode *in)
+static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
+		      uint64_t idmap_mnt, uint8_t *raw,
+		      struct xs_ext4_inode *in)
 {
-	uint64_t itable = ref->itable;
-	uint32_t group;
+	uint64_t itable = ref->itable, ino = st->ino, off;
 	int cached = itable != 0, ret;
 
-	if (id->ino < 1 || id->ino > ref->geom.inodes_count)
+	if (ino < 1 || ino > ref->geom.inodes_count)
 		return -ERANGE;
-	group = xs_ext4_group_of(&ref->geom, id->ino);
 	for (;;) {
-		ret = cached ? 0 : read_itable(ref, id->ino, &itable);
+		ret = cached ? 0 : read_itable(ref, ino, &itable);
 		if (!ret)
-			ret = read_inode(ref, id->ino, itable, in);
-		if (!ret && !xs_ext4_same_file(in, &id->who))
+			ret = xs_ext4_inode_offset(&ref->geom, ino, itable,
+						   &off);
+		if (!ret)
+			ret = read_inode(ref, ino, off, raw, in);
+		if (!ret && !same_file(in, st, idmap_mnt))
 			ret = -ESTALE;
 		if (!ret && !cached)
-			xs_ext4_dev_set_itable(ref, group, itable);
+			xs_ext4_dev_set_itable(ref,
+					       xs_ext4_group_of(&ref->geom, ino),
+					       itable);
 		if (!ret || !cached || ret == -EOPNOTSUPP)
 			return ret;
 		cached = 0;
@@ -155,29 +138,36 @@ static int probe_once(const struct xs_ext4_dev *ref,
 }
 
 /*
- * The raw inode of @id, read and checked: 0, else a negative errno and
- * nothing can be reported.  The device is opened for this probe only.
+ * The raw inode of @st, read into @raw (EXT4_INODE_MAX bytes) and
+ * checked: 0, else a negative errno and nothing can be reported;
+ * *@dv_ok: may its i_version be used (xs_ext4_dev_dv_ok()).  The device
+ * is opened for this probe only.
  */
-static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in,
-		       struct probe_dev *pd)
+static int probe_inode(const struct xs_target *t, const struct xs_stat *st,
+		       uint64_t idmap_mnt, uint8_t *raw,
+		       struct xs_ext4_inode *in, int *dv_ok)
 {
-	struct xs_ext4_fs fs = { id->dev_major, id->dev_minor, id->fs_key,
-				 id->fs_fd };
+	struct xs_ext4_fs fs = { st->dev_major, st->dev_minor, st->fs_key,
+				 t->anchored ? t->dfd : -1 };
 	struct xs_ext4_dev dev;
-	int ret;
+	int ret, attempt;
 
-	ret = xs_ext4_dev_open(&fs, id->ino, &dev);
+	ret = xs_ext4_dev_open(&fs, st->ino, &dev);
 	if (ret)
 		return ret;
-	ret = probe_once(&dev, id, in);
-	/*
-	 * A second attempt only if the device turned out to hold another
-	 * filesystem than the cached one (re-made, re-mounted, resized).
-	 */
-	if (ret && ret != -EOPNOTSUPP && xs_ext4_dev_recheck(&dev))
-		ret = probe_once(&dev, id, in);
+	for (attempt = 0;; attempt++) {
+		ret = probe_once(&dev, st, idmap_mnt, raw, in);
+		/*
+		 * A second attempt only if the device turned out to hold
+		 * another filesystem than the cached one (re-made,
+		 * re-mounted, resized).
+		 */
+		if (!ret || ret == -EOPNOTSUPP || attempt ||
+		    !xs_ext4_dev_recheck(&dev))
+			break;
+	}
 	/* After a recheck: the rule of the filesystem now read. */
-	pd->dv_ok = xs_ext4_dev_dv_ok(&dev);
+	*dv_ok = xs_ext4_dev_dv_ok(&dev);
 	xs_ext4_dev_close(&dev);
 	return ret;
 }
@@ -187,14 +177,14 @@ static int probe_inode(const struct probe_id *id, struct xs_ext4_inode *in,
  * read.  1 if it reached the inode that was read (same device and inode
  * number: a path can be renamed over meanwhile).
  */
-static int arm_again(const struct xs_target *t, const struct probe_id *id)
+static int arm_again(const struct xs_target *t, const struct xs_stat *st)
 {
 	struct xs_ident k;
 
 	return xs_kernel_ident(t->dfd, t->path, t->flags & XS_LOOKUP_FLAGS,
 			       XS_STATX_CTIME, &k) == 0 &&
-	       k.ino == id->ino && k.dev_major == id->dev_major &&
-	       k.dev_minor == id->dev_minor;
+	       k.ino == st->ino && k.dev_major == st->dev_major &&
+	       k.dev_minor == st->dev_minor;
 }
 
 /*
@@ -244,26 +234,26 @@ static int arm_again(const struct xs_target *t, const struct probe_id *id)
  * (xs_ext4_dev_dv_ok()); stores into an already-dirty page of a shared
  * mapping and O_NOCMTIME writes change neither ctime nor i_version.
  */
-static int dv_armed(const struct xs_target *t, const struct probe_id *id,
-		    const struct xs_ext4_inode *in, const struct probe_dev *pd)
+static int dv_armed(const struct xs_target *t, const struct xs_stat *st,
+		    const struct xs_ext4_inode *in, int dv_ok)
 {
-	if (!pd->dv_ok)
+	if (!dv_ok)
 		return 0;
-	if (in->has_ctime && id->has_ctime && in->ctime.sec == id->ctime.sec &&
-	    in->ctime.nsec == id->ctime.nsec)
+	if (in->has_ctime && (st->mask & XSTAT_REQUEST_CTIME) &&
+	    in->ctime.sec == st->ctime.sec && in->ctime.nsec == st->ctime.nsec)
 		return 1;
-	return arm_again(t, id);
+	return arm_again(t, st);
 }
 
 /* Which of @want the inode holds: the rules of both reporters below. */
 static uint64_t fields_held(const struct xs_target *t, uint64_t want,
-		      const struct probe_id *id,
-		      const struct xs_ext4_inode *in, const struct probe_dev *pd)
+			    const struct xs_stat *st,
+			    const struct xs_ext4_inode *in, int dv_ok)
 {
 	if (!in->has_crtime)
 		want &= ~XSTAT_REQUEST_BTIME;
 	if ((want & XSTAT_REQUEST_DATA_VERSION) &&
-	    (!in->has_version || !dv_armed(t, id, in, pd)))
+	    (!in->has_version || !dv_armed(t, st, in, dv_ok)))
 		want &= ~XSTAT_REQUEST_DATA_VERSION;
 	return want;
 }
@@ -275,47 +265,33 @@ static uint64_t fields_held(const struct xs_target *t, uint64_t want,
  * else the data version could not be shown current (dv_armed()).
  */
 static void note_not_held(struct xs_stat *st, uint64_t lost,
-			  const struct xs_ext4_inode *in,
-			  const struct probe_dev *pd)
+			  const struct xs_ext4_inode *in, int dv_ok)
 {
 	xs_why_note(st, lost & XSTAT_REQUEST_BTIME, XSTAT_WHY_NO_SOURCE);
 	xs_why_note(st, lost & XSTAT_REQUEST_DATA_VERSION,
-		    !in->has_version || !pd->dv_ok ? XSTAT_WHY_NO_SOURCE :
-						     XSTAT_WHY_UNVERIFIED);
+		    !in->has_version || !dv_ok ? XSTAT_WHY_NO_SOURCE :
+						 XSTAT_WHY_UNVERIFIED);
 }
 
 /* For the general path: what @want asks and the inode has, into @st. */
 void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		   uint32_t fsflags, struct xs_stat *st)
 {
-	struct probe_id id;
-	struct probe_dev pd = { 0 };
 	struct xs_ext4_inode in;
+	/* The inode's buffer, in this one frame for both attempts. */
+	uint8_t raw[EXT4_INODE_MAX];
 	uint64_t held;
-	int ret;
+	int ret, dv_ok = 0;
 
 	want &= PROBE_FIELDS & ~st->mask;
 	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
 		return;
-	id.ino = st->ino;
-	id.dev_major = st->dev_major;
-	id.dev_minor = st->dev_minor;
-	id.fs_key = st->fs_key;
-	id.fs_fd = t->anchored ? t->dfd : -1;
-	id.who.mode = st->mode;
-	id.who.nlink = st->nlink;
-	id.who.uid = st->uid;
-	id.who.gid = st->gid;
-	id.who.has_gen = !!(st->mask & XSTAT_REQUEST_GEN);
-	id.who.gen = st->gen;
-	id.who.idmap_mnt = xs_ext4_idmap_of(st->fs_key, fsflags);
-	id.has_ctime = !!(st->mask & XSTAT_REQUEST_CTIME);
-	id.ctime = st->ctime;
 	if (t->refused && (*t->refused & XS_REFUSED_DEVICE)) {
 		xs_why_note(st, want, xs_why_device(EACCES));
 		return;
 	}
-	ret = probe_inode(&id, &in, &pd);
+	ret = probe_inode(t, st, xs_ext4_idmap_of(st->fs_key, fsflags), raw,
+			  &in, &dv_ok);
 	if ((ret == -EPERM || ret == -EACCES) && t->refused)
 		*t->refused |= XS_REFUSED_DEVICE;
 	if (ret) {
@@ -323,8 +299,8 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		return;
 	}
 
-	held = fields_held(t, want, &id, &in, &pd);
-	note_not_held(st, want & ~held, &in, &pd);
+	held = fields_held(t, want, st, &in, dv_ok);
+	note_not_held(st, want & ~held, &in, dv_ok);
 	want = held;
 	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;

@@ -107,6 +107,8 @@ static void check_crc_vectors(crc_fn *crc)
 
 static void test_crc32c(void **state)
 {
+	static const uint8_t pre[8] = { 0xef, 0xcd, 0xab, 0x89,
+					0x67, 0x45, 0x23, 0x01 };
 	uint8_t buf[300];
 	size_t off, len;
 	unsigned seed = 1;
@@ -124,6 +126,12 @@ static void test_crc32c(void **state)
 			assert_int_equal(xs_crc32c(0x1234567, buf + off, len),
 					 xs_crc32c_table(0x1234567, buf + off,
 							 len));
+	/* A prefix is its eight bytes, least significant first. */
+	for (len = 0; len <= sizeof(buf); len++)
+		assert_int_equal(xs_crc32c_prefixed(7, 0x0123456789abcdefULL,
+						    buf, len),
+				 xs_crc32c_table(xs_crc32c_table(7, pre, 8),
+						 buf, len));
 }
 
 static const char *const layouts[] = {
