@@ -41,9 +41,10 @@ def main():
         def one_round(t, counted):
             rc = t.run(["-r", "--changes=" + old, w.root],
                        subprocess.DEVNULL, "changes", counted)
-            with open(new, "wb") as f:
-                rc2 = t.run(["-r", "--json", "--change-token", w.root], f,
-                            "walk", counted)
+            # truncated by the walk itself: the cycle pays for the NEW
+            # it renames over
+            rc2 = t.run(["-r", "--json", "--change-token", w.root], new,
+                        "walk", counted)
             rc3 = t.run(["-r", "--changes=" + old, "--save=" + new,
                          w.root], subprocess.DEVNULL, "cycle", counted)
             if rc or rc2 or rc3:

@@ -21,7 +21,9 @@
 # - Refusals, exit 2 with a message: a snapshot made without
 #   --change-token; another directory (both names printed whole); NEW
 #   not a regular file (a FIFO is never opened); the options' misuse.
-#   DIR/ and a relative spelling of the snapshot's DIR are the same tree.
+#   DIR/ and a relative spelling of the snapshot's DIR are the same tree,
+#   and every change is still found there (records compared as text but
+#   for the name), with names JSON escapes and a DIR spelled with one.
 # - Text and --json list the verdicts in one order: by the path's bytes.
 set -u
 tool=${XSTAT_TOOL:-./tools/xstat}
@@ -172,6 +174,49 @@ printf '%s\n' "data ./tree//a" "data ./tree//" "gone ./tree//z" | sort >"$tmp/wa
 grep -v '^unproven ' "$tmp/out" | sort >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" && ok "verdicts in DIR's spelling" ||
 	fail "verdicts in another spelling: $(cat "$tmp/got" "$tmp/err")"
+# An old record is compared with the new one as text from after its name
+# on (a respelled DIR must not make every entry differ): nothing that
+# changed may pass for the same, in both directions of respelling, with
+# names in plain ASCII (read deferred) and ones JSON escapes (parsed at
+# once), and with a DIR whose own spelling needs an escape.
+echo q >"$d/q\"uote"
+mkdir "$tmp/q\"d"
+sleep 1.1
+"$tool" -r --save="$tmp/s4" "$d"
+(cd "$tmp" && "$tool" -r --changes=s4 --save=s5 tree/) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+quiet "$proven" $rc "$tmp/out" "$d" && ok "respelled cycle, unchanged: quiet" ||
+	fail "respelled cycle, unchanged: exit $rc $(cat "$tmp/err"; head -5 "$tmp/out")"
+chmod 600 "$d/sub/deeper/x"
+for n in 'sp ace' "$(printf 'nl\nx')" "$(printf '\377bad')" 'q"uote'; do
+	echo more >>"$d/$n"
+done
+# verdicts: DIR PREFIX, --json on stdin; all but "unproven", sorted
+verdicts() {
+	$py -c '
+import json, sys
+want = [("sub/deeper/x", "metadata"), ("sp ace", "data"),
+        ("nl\nx", "data"), ("\udcffbad", "data"), ("q\"uote", "data")]
+want = sorted((sys.argv[1] + p, c) for p, c in want)
+got = []
+for l in sys.stdin:
+    o = json.loads(l)
+    p = (bytes.fromhex(o["path_bytes"]).decode(errors="surrogateescape")
+         if o.get("path_bytes") else o["path"])
+    if o["change"] != "unproven":
+        got.append((p, o["change"]))
+sys.exit(0 if sorted(got) == want else "got %r, want %r" % (sorted(got), want))
+' "$1"
+}
+(cd "$tmp" && "$tool" -r --json --changes=s4 tree/) 2>"$tmp/err" |
+	verdicts "tree/" && ok "respelled: each change found" ||
+	fail "respelled: $(cat "$tmp/err")"
+"$tool" -r --json --changes="$tmp/s5" "$d" 2>"$tmp/err" |
+	verdicts "$d/" && ok "respelled the other way: each change found" ||
+	fail "respelled the other way: $(cat "$tmp/err")"
+(cd "$tmp" && "$tool" -r --json --changes=s4 'q"d/../tree') 2>"$tmp/err" |
+	verdicts 'q"d/../tree/' && ok "a DIR spelled with an escape: each change found" ||
+	fail "a DIR spelled with an escape: $(cat "$tmp/err")"
 
 # --- refusals ---------------------------------------------------------
 "$tool" -r --json "$d" >"$tmp/notoken"

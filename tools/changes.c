@@ -22,12 +22,13 @@
  *
  * OLD is read only as far as needed at first (snapshot.h,
  * snapshot_load_deferred()): each entry's new record is made before it
- * is compared (with --save, printed into NEW), and where its text up to
- * "taken" is the old record's, the old result is rebuilt from the new
- * one instead of being parsed: making a record costs less than parsing
- * one.  An entry that changed is parsed then; those the walk did not
- * find, at the end.  A snapshot the reader refuses is refused all the
- * same, only later: exit 2, nothing listed, NEW untouched.
+ * is compared (with --save, printed into NEW), and where its text from
+ * after the name up to "taken" is the old record's, the old result is
+ * rebuilt from the new one instead of being parsed: making a record
+ * costs less than parsing one.  An entry that changed is parsed then;
+ * those the walk did not find, at the end.  A snapshot the reader
+ * refuses is refused all the same, only later: exit 2, nothing listed,
+ * NEW untouched.
  *
  * The snapshot's root may be spelled otherwise than DIR (DIR/, a relative
  * name): the tree is the same if DIR is the file the root's record
@@ -266,9 +267,33 @@ static bool resolve(struct changes *c, struct snap_ent *e)
  */
 struct old_entry {
 	struct snap_ent	*e;
-	bool		same_text;	/* its text up to "taken" is @r's */
+	bool		same_text;	/* its text after "path" is @r's */
 	bool		oom;
 };
+
+/*
+ * Is the old record @e's text (SNAP_LAZY) the new record's @text (@len
+ * bytes, of @name), from the end of the "path" member up to "taken"?
+ * The names were matched by the lookup; compared as text, a DIR spelled
+ * otherwise than the snapshot's would make every entry differ and be
+ * parsed.  @e's name has no escape (snapshot_load_deferred()); @text's
+ * member ends after @name only where @name needed none either (an
+ * escape is longer than the byte it stands for).
+ */
+static bool same_text(const struct snap_ent *e, const char *name,
+		      const char *text, size_t len)
+{
+	static const char head[] = "{\"path\":\"";
+	const size_t h = sizeof(head) - 1;
+	size_t n = strlen(name), old = h + strlen(e->path), cut;
+
+	if (!e->prefix_len || len <= h + n || memcmp(text, head, h) ||
+	    memcmp(text + h, name, n) || text[h + n] != '"')
+		return false;
+	cut = snapshot_prefix_len(text, len);
+	return cut > h + n && cut - (h + n) == e->prefix_len - old &&
+	       !memcmp(text + h + n, e->line + old, e->prefix_len - old);
+}
 
 static void find_old(struct changes *c, const struct file_result *r,
 		     const char *text, size_t len, struct old_entry *o)
@@ -285,9 +310,8 @@ static void find_old(struct changes *c, const struct file_result *r,
 		return;
 	e = snapshot_find_near(&c->snap, key, &near);
 	o->e = e;
-	o->same_text = e && text && r->ret >= 0 && e->prefix_len &&
-		       snapshot_prefix_len(text, len) == e->prefix_len &&
-		       !memcmp(text, e->line, e->prefix_len);
+	o->same_text = e && text && r->ret >= 0 &&
+		       same_text(e, r->name, text, len);
 }
 
 /*

@@ -99,8 +99,9 @@ const struct snap_ent *snapshot_set_root(struct snapshot *s);
  * (SNAP_LAZY: its name, its "taken" and where that member starts); the
  * others are parsed at once.  The name index is built, the inode index
  * only by snapshot_finish().  A SNAP_LAZY entry's result is rebuilt from
- * the new result whose record text is the same (snapshot_rebuild()), or
- * read by snapshot_resolve(); snapshot_finish() reads what is left.
+ * the new result whose record text is the same but for the name
+ * (snapshot_rebuild()), or read by snapshot_resolve(); snapshot_finish()
+ * reads what is left.
  */
 int snapshot_load_deferred(FILE *f, const char *name, struct snapshot *s,
 			   char *err, size_t errlen);
@@ -115,8 +116,9 @@ size_t snapshot_prefix_len(const char *line, size_t len);
 
 /*
  * @e (SNAP_LAZY) from the new result @x (@buflen bytes) whose record's
- * text before "taken" is @e's: exactly what reading @e's record would
- * give.  0; -1 where the text would not be read as a snapshot entry (then
+ * text from after "path" up to "taken" is @e's: exactly what reading
+ * @e's record would give (the name is not in the result).  0; -1 where
+ * the text would not be read as a snapshot entry (then
  * snapshot_resolve() says why).  Not thread-safe for one entry.
  */
 int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
