@@ -69,6 +69,8 @@ def test_compare_agrees_with_tool(tmp_path, xstat_tool):
     out = subprocess.run([xstat_tool, "-r", "--json",
                           "--changes=" + str(tmp_path / "snap"), root],
                          capture_output=True)
+    if out.returncode == 2 and b"built without simdjson" in out.stderr:
+        pytest.skip("xstat was built without simdjson: no --changes")
     assert out.returncode == 1, out.stderr
     tool = {}
     for line in out.stdout.splitlines():
