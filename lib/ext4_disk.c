@@ -250,7 +250,7 @@ int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *b,
 static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 			 uint8_t *b, uint32_t extra)
 {
-	uint8_t lo[2], hi[2];
+	uint8_t lo[2], hi[2] = { 0, 0 };
 	uint32_t size = g->inode_size, crc, want;
 	int has_hi = size > EXT4_GOOD_OLD_INODE &&
 		     EXT4_FITS(extra, EXT4_I_CSUM_HI, 2);
