@@ -37,17 +37,20 @@ static long read_dents(const struct xstat_dir *d, char *buf)
  * after another, so that a window's names stay where the kernel wrote
  * them (each NUL-terminated inside its record).  The arena is a ring:
  * the next read goes where it overwrites none of the window's records
- * (from @lo, the first taken, to the end of the last read), or nowhere
- * (NULL) and the window ends there.  A window of @n == 0 keeps nothing.
+ * (from the first taken, ents[0]'s, to the end of the last read), or
+ * nowhere (NULL) and the window ends there.  A window of @n == 0 keeps
+ * nothing.
  */
 _Static_assert(BULK_NAMES >= 2 * BULK_DENTS, "two reads fit the arena");
 
-static char *next_read(const struct xstat_dir *d, size_t n, const char *lo)
+static char *next_read(const struct xstat_dir *d, size_t n)
 {
 	char *end = d->dents + d->dlen, *top = d->names + BULK_NAMES;
+	const char *lo;
 
 	if (!n)
 		return d->names;
+	lo = d->ents[0].name - offsetof(struct bulk_dirent64, d_name);
 	if (lo < end) {		/* [lo, end) */
 		if (end + BULK_DENTS <= top)
 			return end;
@@ -146,25 +149,28 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 
 /*
  * Take the next window: up to @window entries, reading the directory as
- * needed while the arena has room (next_read()).
+ * needed while the arena has room (next_read()).  The records of one
+ * read are taken in locals: the entries' stores cannot then make the
+ * compiler read the stream's state again for each record.
  */
 static int collect(struct xstat_dir *d, size_t window)
 {
 	uint64_t any = 0, all = UINT64_MAX;
-	const char *lo = NULL;
 	size_t n = 0;
 
 	d->n = 0;
 	d->next = 0;
 	while (n < window) {
-		const struct bulk_dirent64 *de;
-		struct bulk_ent *e;
+		struct bulk_ent *ents = d->ents;
+		uint64_t *keys = d->keys;
+		const char *dents = d->dents;
+		size_t pos = d->dpos, len = d->dlen;
 
-		if (d->dpos >= d->dlen) {
+		if (pos >= len) {
 			char *buf;
 			long got;
 
-			if (d->eof || !(buf = next_read(d, n, lo)))
+			if (d->eof || !(buf = next_read(d, n)))
 				break;
 			got = read_dents(d, buf);
 			if (got < 0) {
@@ -179,23 +185,27 @@ static int collect(struct xstat_dir *d, size_t window)
 				d->eof = 1;
 			continue;
 		}
-		de = (const struct bulk_dirent64 *)(d->dents + d->dpos);
-		d->dpos += de->d_reclen;
-		if (is_dot(de->d_name))
-			continue;
-		if (!n)
-			lo = (const char *)de;
-		e = &d->ents[n];
-		e->name = de->d_name;
-		e->d_ino = de->d_ino;
-		e->d_type = de->d_type;
-		e->state = BULK_PENDING;
-		e->err = 0;
-		e->st = NULL;
-		d->keys[n] = de->d_ino << KEY_IDX_BITS | n;
-		any |= de->d_ino;
-		all &= de->d_ino;
-		n++;
+		while (pos < len && n < window) {
+			const struct bulk_dirent64 *de =
+				(const struct bulk_dirent64 *)(dents + pos);
+			uint64_t ino = de->d_ino;
+			struct bulk_ent *e = &ents[n];
+
+			pos += de->d_reclen;
+			if (is_dot(de->d_name))
+				continue;
+			e->name = de->d_name;
+			e->d_ino = ino;
+			e->d_type = de->d_type;
+			e->state = BULK_PENDING;
+			e->err = 0;
+			e->st = NULL;
+			keys[n] = ino << KEY_IDX_BITS | n;
+			any |= ino;
+			all &= ino;
+			n++;
+		}
+		d->dpos = pos;
 	}
 	d->n = n;
 	sort_keys(d, any & ~all);
