@@ -438,7 +438,6 @@ int bulk_fill_batch(struct xstat_dir *d)
 
 	if (ret || !d->n)
 		return ret;
-	d->sampled = 0;
 	d->sample_ns = 0;
 	/*
 	 * Entry by entry, each batch decides anew from its own first calls.
@@ -450,6 +449,8 @@ int bulk_fill_batch(struct xstat_dir *d)
 	 */
 	if (!want && !bulk_uring_forced())
 		d->uring = 0;
+	/* With the ring on there is nothing to decide: no call is timed. */
+	d->sampled = d->uring ? URING_SAMPLE : 0;
 	d->by_name = !want && by_name(d);
 	if (d->uring)
 		read_ahead(d, 0);
