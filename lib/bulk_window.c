@@ -311,9 +311,12 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 			e->state = BULK_PENDING;
 			continue;
 		}
-		/* The directory's row, resolved once: the entry's too. */
-		if (d->mnt_facts && e->st->mnt_id_unique &&
-		    e->st->mnt_id == d->mnt_key)
+		/*
+		 * The directory's row, resolved once: the entry's too, where
+		 * its unique mount ID is the directory's (tested above: the
+		 * facts come with a key).
+		 */
+		if (d->mnt_facts && e->st->mnt_id_unique)
 			bulk_fs_give(d, e->st);
 		d->order[m++] = e;
 	}
