@@ -180,13 +180,16 @@ static size_t run_end(const struct xs_bulk_dev *dv, const uint64_t *offs,
 		      size_t i, size_t n, uint64_t start, size_t *len)
 {
 	uint64_t bs = dv->dev.geom.block_size, end = start + bs, blk;
+	/* the last block that fits the window (bs <= BULK_RUN: the caller) */
+	uint64_t last = start + BULK_RUN - bs;
 	size_t j;
 
 	for (j = i + 1; j < n; j++) {
 		if (offs[j] == NO_OFFSET)
 			continue;
-		blk = offs[j] - offs[j] % bs;
-		if (blk < start || blk + bs - start > BULK_RUN ||
+		/* a power of two (ext4_disk.c: 1024 << s_log_block_size) */
+		blk = offs[j] & ~(bs - 1);
+		if (blk < start || blk > last ||
 		    blk > end + RUN_GAP_BLOCKS * bs)
 			break;
 		if (blk + bs > end)
