@@ -63,19 +63,17 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 	ssize_t len;
 
 	/*
-	 * A raw batch's entry: class (3) is decided by the raw inode.  An
-	 * extra result the backend did not give (the fallback's mount ID,
-	 * attributes) needs the per-call path's anchored supplements.  The
-	 * rest is what xstat() adds after its supplements: the promises and
-	 * the change token (the batch's statx asked for the ctime, which
+	 * A raw batch's entry: class (3) is decided by the raw inode, and
+	 * every extra result asked is there (bulk_window.c, fill_raw()).
+	 * The rest is what xstat() adds after its supplements: the promises
+	 * and the change token (the batch's statx asked for the ctime, which
 	 * armed the entry's next change, and the raw data version was
 	 * checked against that ctime), and the reasons for missing fields,
 	 * all from the statx answer and the filesystem's facts.  Then the
 	 * times the caller did not ask for, which the token needed, are
 	 * dropped.
 	 */
-	if (e->state == BULK_READY &&
-	    !(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 & ~e->st->mask))
+	if (e->state == BULK_READY)
 		len = xs_deliver(NULL, d->request, e->from_statx,
 				 e->from_statx && d->unasked_cmtime, e->st,
 				 &d->res.x, sizeof(d->res));

@@ -318,6 +318,16 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		 */
 		if (d->mnt_facts && e->st->mnt_id_unique)
 			bulk_fs_give(d, e->st);
+		/*
+		 * An extra result neither the backend nor the directory gave
+		 * (the fallback's mount ID, attributes) needs the per-call
+		 * path's anchored supplements: no raw read for it.
+		 */
+		if (d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
+		    ~e->st->mask) {
+			e->state = BULK_PENDING;
+			continue;
+		}
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
