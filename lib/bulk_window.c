@@ -112,14 +112,16 @@ static void sort_wide(struct xstat_dir *d)
  * lowest, of only the bytes in which its inode numbers differ (@vary:
  * their bits that are not all the same), so that a directory's usual span
  * of inode numbers takes two passes; the indexes below them are in order
- * already.
+ * already.  A pass counts by a byte's varying bits alone (@m: the others
+ * are the same in every key), so that a byte of few such bits, the top
+ * of a span, clears and sums few counters.
  */
 static void sort_keys(struct xstat_dir *d, uint64_t vary)
 {
 	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
 	uint32_t count[256], sum, c;
 	size_t i, n = d->n;
-	unsigned shift;
+	unsigned shift, m;
 
 	if (vary >> (64 - KEY_IDX_BITS)) {
 		sort_wide(d);
@@ -127,18 +129,19 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 	}
 	vary <<= KEY_IDX_BITS;
 	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
-		if (!(vary >> shift & 0xff))
+		m = vary >> shift & 0xff;
+		if (!m)
 			continue;
-		memset(count, 0, sizeof(count));
+		memset(count, 0, (m + 1) * sizeof(count[0]));
 		for (i = 0; i < n; i++)
-			count[src[i] >> shift & 0xff]++;
-		for (sum = 0, i = 0; i < 256; i++) {
+			count[src[i] >> shift & m]++;
+		for (sum = 0, i = 0; i <= m; i++) {
 			c = count[i];
 			count[i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[src[i] >> shift & 0xff]++] = src[i];
+			dst[count[src[i] >> shift & m]++] = src[i];
 		tmp = src;
 		src = dst;
 		dst = tmp;
