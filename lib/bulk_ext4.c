@@ -70,6 +70,7 @@ int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
 		return ret;
 	dv->fd = dv->dev.fd;
 	dv->ino = ino;
+	dv->dv_ok = xs_ext4_dev_dv_ok(&dv->dev);
 	return 0;
 }
 
@@ -156,7 +157,7 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		st->mask |= XSTAT_REQUEST_GEN;
 	}
 	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version &&
-	    xs_ext4_dev_dv_ok(&dv->dev)) {
+	    dv->dv_ok) {
 		st->data_version = in.version;
 		st->mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
