@@ -47,8 +47,8 @@ struct bulk_ent {
 	unsigned char	d_type;
 	unsigned char	state;		/* enum bulk_state */
 	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
-	int		err;
-	struct xs_stat	*st;		/* only for a raw-read batch */
+	int		err;		/* only where BULK_FAILED */
+	struct xs_stat	*st;		/* only in a raw-read batch (fill_raw) */
 };
 
 /*

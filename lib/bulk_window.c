@@ -201,8 +201,6 @@ static int collect(struct xstat_dir *d, size_t window)
 			e->d_ino = ino;
 			e->d_type = de->d_type;
 			e->state = BULK_PENDING;
-			e->err = 0;
-			e->st = NULL;
 			keys[n] = ino << KEY_IDX_BITS | n;
 			any |= ino;
 			all &= ino;
