@@ -270,6 +270,15 @@ static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 static void fill_raw(struct xstat_dir *d, uint64_t want)
 {
 	uint64_t request = xs_bulk_arm_request(d->request);
+	/*
+	 * What an entry's record must hold to be read raw: what its raw
+	 * inode is checked against, and every extra result asked.  One
+	 * lacking an extra (the fallback's mount ID, attributes) that the
+	 * directory did not give either needs the per-call path's anchored
+	 * supplements: no raw read for it.
+	 */
+	uint64_t need = BULK_CHECK | (d->request & XS_SUPPLEMENTABLE &
+				      ~XS_CLASS3);
 	struct xs_bulk_dev dv;
 	size_t i, m = 0;
 	int ret;
@@ -307,8 +316,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		if (e->st->dev_major != d->dev_major ||
 		    e->st->dev_minor != d->dev_minor ||
 		    (e->st->mnt_id_unique && d->mnt_key &&
-		     e->st->mnt_id != d->mnt_key) ||
-		    (e->st->mask & BULK_CHECK) != BULK_CHECK) {
+		     e->st->mnt_id != d->mnt_key)) {
 			e->state = BULK_PENDING;
 			continue;
 		}
@@ -319,13 +327,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		 */
 		if (d->mnt_facts && e->st->mnt_id_unique)
 			bulk_fs_give(d, e->st);
-		/*
-		 * An extra result neither the backend nor the directory gave
-		 * (the fallback's mount ID, attributes) needs the per-call
-		 * path's anchored supplements: no raw read for it.
-		 */
-		if (d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
-		    ~e->st->mask) {
+		if (need & ~e->st->mask) {
 			e->state = BULK_PENDING;
 			continue;
 		}
