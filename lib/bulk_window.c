@@ -279,6 +279,12 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	 */
 	uint64_t need = BULK_CHECK | (d->request & XS_SUPPLEMENTABLE &
 				      ~XS_CLASS3);
+	/*
+	 * The directory's row, resolved once, is the entries' too where
+	 * their results read it, or where it brings the mount's extras.
+	 */
+	int give = d->mnt_facts && ((d->request & XS_DELIVER_READS_ROW) ||
+				    d->mnt_extras);
 	struct xs_bulk_dev dv;
 	size_t i, m = 0;
 	int ret;
@@ -321,11 +327,10 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 			continue;
 		}
 		/*
-		 * The directory's row, resolved once: the entry's too, where
-		 * its unique mount ID is the directory's (tested above: the
-		 * facts come with a key).
+		 * Given where the entry's unique mount ID is the directory's
+		 * (tested above: the facts come with a key).
 		 */
-		if (d->mnt_facts && e->st->mnt_id_unique)
+		if (give && e->st->mnt_id_unique)
 			bulk_fs_give(d, e->st);
 		if (need & ~e->st->mask) {
 			e->state = BULK_PENDING;

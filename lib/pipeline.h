@@ -9,6 +9,12 @@
 #include "result.h"
 
 /*
+ * The requests whose tail (xs_deliver()) reads the filesystem's row and
+ * fscache.c's verdicts in the record: the promises and the reasons.
+ */
+#define XS_DELIVER_READS_ROW	(XS_PROMISE_EXTRAS | XSTAT_REQUEST_WHY_MISSING)
+
+/*
  * The tail every result goes through (xstat.c's calls, bulk_entry.c's
  * entries), once the kernel's answer and the supplements are in @st: the
  * promises, the reasons for what is missing, the times the caller did not
