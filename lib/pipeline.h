@@ -41,7 +41,8 @@ static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
 /*
  * xstat.c: the kernel's answer for @t, asked with @ask, recorded in @st
  * for a caller who asked @request: 1 from statx, 0 from fstatat, or
- * -errno.  A directory stream's batch asks more than its caller.
+ * -errno.  A directory stream's batch asks more than its caller: @ask
+ * holds every bit of @request.
  */
 int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st);
