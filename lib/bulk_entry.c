@@ -75,7 +75,7 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 	 */
 	if (e->state == BULK_READY)
 		len = xs_deliver(NULL, d->request, e->from_statx,
-				 e->from_statx && d->unasked_cmtime, e->st,
+				 d->unasked_cmtime && e->from_statx, e->st,
 				 &d->res.x, sizeof(d->res));
 	else if (e->state == BULK_FAILED)
 		len = -e->err;
