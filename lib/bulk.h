@@ -48,7 +48,7 @@ struct bulk_ent {
 	unsigned char	state;		/* enum bulk_state */
 	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
 	int		err;		/* only where BULK_FAILED */
-	struct xs_stat	*st;		/* only in a raw-read batch (fill_raw) */
+	struct xs_stat	*st;		/* only in a raw-read batch */
 };
 
 /*

@@ -79,7 +79,7 @@ struct xstat_dir {
 	uint8_t			*run;
 	/* io_uring read-ahead (bulk_uring.c): on, and the sampling */
 	int			uring;
-	unsigned		sampled;	/* calls timed; URING_SAMPLE: decided */
+	unsigned		sampled;	/* calls timed in this batch */
 	uint64_t		sample_ns;
 	unsigned long		per_call;	/* entries: xs_bulk_per_call */
 	const char		**ahead;	/* names, in keys[] order */

@@ -470,7 +470,7 @@ int bulk_fill_batch(struct xstat_dir *d)
 	 */
 	if (!want && !bulk_uring_forced())
 		d->uring = 0;
-	/* With the ring on there is nothing to decide: no call is timed. */
+	/* With the ring on there is nothing to decide: no call to time. */
 	d->sampled = d->uring ? URING_SAMPLE : 0;
 	d->by_name = !want && by_name(d);
 	if (d->uring)
