@@ -98,6 +98,8 @@ static struct xstat_dir *alloc_dir(void)
 		return NULL;
 	}
 	d->dents = d->names;
+	/* Every entry's result is written in the same place. */
+	d->out.d_xstat = &d->res.x;
 	return d;
 }
 

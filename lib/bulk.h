@@ -47,8 +47,8 @@ struct bulk_ent {
 	unsigned char	d_type;
 	unsigned char	state;		/* enum bulk_state */
 	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
-	int		err;
-	struct xs_stat	*st;		/* only for a raw-read batch */
+	int		err;		/* only where BULK_FAILED */
+	struct xs_stat	*st;		/* only in a raw-read batch */
 };
 
 /*
@@ -82,6 +82,7 @@ struct xs_bulk_dev {
 	struct xs_ext4_dev	dev;	/* ext4dev.c's: geometry, driver */
 	int			fd;	/* @dev.fd */
 	uint64_t		ino;	/* @dev.itable is its group's */
+	int			dv_ok;	/* xs_ext4_dev_dv_ok(), at the open */
 };
 
 int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,

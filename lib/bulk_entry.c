@@ -37,64 +37,60 @@ by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
 	return 1;
 }
 
+/*
+ * The per-call pipeline by name, xstat() itself: the result's size, or
+ * -errno.  Its first calls of a batch are timed for the read-ahead
+ * decision (bulk_window.c) until that is made.
+ */
+static inline ssize_t per_call(struct xstat_dir *d, struct bulk_ent *e)
+{
+	uint64_t t0 = 0;
+	ssize_t len;
+
+	if (d->sampled < URING_SAMPLE)
+		t0 = bulk_uring_now();
+	d->entry.path = e->name;
+	len = xs_stat_target(&d->entry, d->request, &d->res.x,
+			     sizeof(d->res));
+	d->per_call++;
+	if (t0)
+		bulk_sample(d, t0);
+	return len;
+}
+
 void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 {
 	ssize_t len;
 
-	switch (e->state) {
-	case BULK_FAILED:
-		len = 0;
-		break;
-	case BULK_READY:
-		/*
-		 * Class (3) is decided by the raw inode.  An extra result the
-		 * backend did not give (the fallback's mount ID, attributes)
-		 * needs the per-call path's anchored supplements.  The rest
-		 * is what xstat() adds after its supplements: the promises
-		 * and the change token (the batch's statx asked for the
-		 * ctime, which armed the entry's next change, and the raw
-		 * data version was checked against that ctime), and the
-		 * reasons for missing fields, all from the statx answer and
-		 * the filesystem's facts.  Then the times the caller did not
-		 * ask for, which the token needed, are dropped.
-		 */
-		if (!(d->request & XS_SUPPLEMENTABLE & ~XS_CLASS3 &
-		      ~e->st->mask)) {
-			len = xs_deliver(NULL, d->request, e->from_statx,
-					 e->from_statx && d->unasked_cmtime,
-					 e->st, &d->res.x, sizeof(d->res));
-			break;
-		}
-		/* fall through */
-	default: {	/* the per-call pipeline, by name */
-		uint64_t t0 = 0;
+	/*
+	 * A raw batch's entry: class (3) is decided by the raw inode, and
+	 * every extra result asked is there (bulk_window.c, fill_raw()).
+	 * The rest is what xstat() adds after its supplements: the promises
+	 * and the change token (the batch's statx asked for the ctime, which
+	 * armed the entry's next change, and the raw data version was
+	 * checked against that ctime), and the reasons for missing fields,
+	 * all from the statx answer and the filesystem's facts.  Then the
+	 * times the caller did not ask for, which the token needed, are
+	 * dropped.
+	 */
+	if (e->state == BULK_READY)
+		len = xs_deliver(NULL, d->request, e->from_statx,
+				 d->unasked_cmtime && e->from_statx, e->st,
+				 &d->res.x, sizeof(d->res));
+	else if (e->state == BULK_FAILED)
+		len = -e->err;
+	else if (!(d->by_name && by_name(d, e, &len)))
+		len = per_call(d, e);
 
-		if (d->by_name && by_name(d, e, &len))
-			break;
-
-		if (!d->uring && d->sampled < URING_SAMPLE)
-			t0 = bulk_uring_now();
-		d->entry.path = e->name;
-		len = xs_stat_target(&d->entry, d->request, &d->res.x,
-				     sizeof(d->res));
-		d->per_call++;
-		if (len < 0) {
-			e->err = (int)-len;
-			e->state = BULK_FAILED;
-		}
-		if (t0)
-			bulk_sample(d, t0);
-		break;
-	}
-	}
-	if (e->state == BULK_FAILED) {
-		memset(&d->res, 0, sizeof(struct xstat));
-		len = 0;
-	}
 	d->out.d_name = e->name;
-	d->out.d_xstat = &d->res.x;
-	d->out.d_xstat_len = (size_t)len;
 	d->out.d_ino = e->d_ino;
-	d->out.d_error = e->err;
 	d->out.d_type = e->d_type;
+	if (len < 0) {
+		memset(&d->res, 0, sizeof(struct xstat));
+		d->out.d_xstat_len = 0;
+		d->out.d_error = (int)-len;
+	} else {
+		d->out.d_xstat_len = (size_t)len;
+		d->out.d_error = 0;
+	}
 }

@@ -70,6 +70,36 @@ int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
 		return ret;
 	dv->fd = dv->dev.fd;
 	dv->ino = ino;
+	dv->dv_ok = xs_ext4_dev_dv_ok(&dv->dev);
+	return 0;
+}
+
+/*
+ * The inode table of @ino's group, from its descriptor, into @group and
+ * @itable (the group's number and the table's block); 0 or -errno, and
+ * then no group.  Once per group a batch meets, out of the entries' loop.
+ */
+static __attribute__((noinline)) int
+read_itable(const struct xs_bulk_dev *dv, uint64_t ino, uint32_t *group,
+	    uint64_t *itable)
+{
+	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
+	size_t len = dv->dev.geom.desc_size < sizeof(desc) ?
+		     dv->dev.geom.desc_size : sizeof(desc);
+	uint64_t doff;
+	int ret;
+
+	ret = xs_ext4_desc_offset(&dv->dev.geom, ino, &doff);
+	if (!ret)
+		ret = pread_full(dv, desc, len, doff);
+	if (!ret)
+		ret = xs_ext4_parse_desc(&dv->dev.geom, desc, len, itable);
+	if (ret) {
+		*group = UINT32_MAX;
+		return ret;
+	}
+	*group = xs_ext4_group_of(&dv->dev.geom, ino);
+	xs_ext4_dev_set_itable(&dv->dev, *group, *itable);
 	return 0;
 }
 
@@ -77,26 +107,14 @@ int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
 static int inode_offset(const struct xs_bulk_dev *dv, uint64_t ino,
 			uint32_t *group, uint64_t *itable, uint64_t *off)
 {
-	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
-	size_t len = dv->dev.geom.desc_size < sizeof(desc) ? dv->dev.geom.desc_size :
-		     sizeof(desc);
-	uint64_t doff;
 	int ret;
 
 	if (ino < 1 || ino > dv->dev.geom.inodes_count)
 		return -ERANGE;
 	if (xs_ext4_group_of(&dv->dev.geom, ino) != *group) {
-		ret = xs_ext4_desc_offset(&dv->dev.geom, ino, &doff);
-		if (!ret)
-			ret = pread_full(dv, desc, len, doff);
-		if (!ret)
-			ret = xs_ext4_parse_desc(&dv->dev.geom, desc, len, itable);
-		if (ret) {
-			*group = UINT32_MAX;
+		ret = read_itable(dv, ino, group, itable);
+		if (ret)
 			return ret;
-		}
-		*group = xs_ext4_group_of(&dv->dev.geom, ino);
-		xs_ext4_dev_set_itable(&dv->dev, *group, *itable);
 	}
 	return xs_ext4_inode_offset(&dv->dev.geom, ino, *itable, off);
 }
@@ -119,14 +137,16 @@ static int same_inode(const struct xs_ext4_inode *in,
 	       in->ctime.nsec == st->ctime.nsec && xs_ext4_same_file(in, &who);
 }
 
-/* One entry from its raw inode at @raw: BULK_READY (1), or BULK_PENDING. */
+/*
+ * One entry from its raw inode at @raw: BULK_READY (1), or left
+ * BULK_PENDING (0).
+ */
 static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		       uint8_t *raw, uint64_t want, uint64_t idmap_mnt)
 {
 	struct xs_stat *st = e->st;
 	struct xs_ext4_inode in;
 
-	e->state = BULK_PENDING;
 	if (xs_ext4_parse_inode(&dv->dev.geom, st->ino, raw, dv->dev.geom.inode_size, &in) ||
 	    !same_inode(&in, st, idmap_mnt))
 		return 0;
@@ -137,7 +157,7 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		st->mask |= XSTAT_REQUEST_GEN;
 	}
 	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version &&
-	    xs_ext4_dev_dv_ok(&dv->dev)) {
+	    dv->dv_ok) {
 		st->data_version = in.version;
 		st->mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
@@ -146,7 +166,8 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		st->mask |= XSTAT_REQUEST_BTIME;
 	}
 	/* The inode is this file's: what it lacks, it has none of. */
-	xs_why_note(st, want, XSTAT_WHY_NO_SOURCE);
+	if (want & ~st->mask)
+		xs_why_note(st, want, XSTAT_WHY_NO_SOURCE);
 	e->state = BULK_READY;
 	return 1;
 }
@@ -160,13 +181,16 @@ static size_t run_end(const struct xs_bulk_dev *dv, const uint64_t *offs,
 		      size_t i, size_t n, uint64_t start, size_t *len)
 {
 	uint64_t bs = dv->dev.geom.block_size, end = start + bs, blk;
+	/* the last block that fits the window (bs <= BULK_RUN: the caller) */
+	uint64_t last = start + BULK_RUN - bs;
 	size_t j;
 
 	for (j = i + 1; j < n; j++) {
 		if (offs[j] == NO_OFFSET)
 			continue;
-		blk = offs[j] - offs[j] % bs;
-		if (blk < start || blk + bs - start > BULK_RUN ||
+		/* a power of two (ext4_disk.c: 1024 << s_log_block_size) */
+		blk = offs[j] & ~(bs - 1);
+		if (blk < start || blk > last ||
 		    blk > end + RUN_GAP_BLOCKS * bs)
 			break;
 		if (blk + bs > end)

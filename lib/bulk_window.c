@@ -37,17 +37,20 @@ static long read_dents(const struct xstat_dir *d, char *buf)
  * after another, so that a window's names stay where the kernel wrote
  * them (each NUL-terminated inside its record).  The arena is a ring:
  * the next read goes where it overwrites none of the window's records
- * (from @lo, the first taken, to the end of the last read), or nowhere
- * (NULL) and the window ends there.  A window of @n == 0 keeps nothing.
+ * (from the first taken, ents[0]'s, to the end of the last read), or
+ * nowhere (NULL) and the window ends there.  A window of @n == 0 keeps
+ * nothing.
  */
 _Static_assert(BULK_NAMES >= 2 * BULK_DENTS, "two reads fit the arena");
 
-static char *next_read(const struct xstat_dir *d, size_t n, const char *lo)
+static char *next_read(const struct xstat_dir *d, size_t n)
 {
 	char *end = d->dents + d->dlen, *top = d->names + BULK_NAMES;
+	const char *lo;
 
 	if (!n)
 		return d->names;
+	lo = d->ents[0].name - offsetof(struct bulk_dirent64, d_name);
 	if (lo < end) {		/* [lo, end) */
 		if (end + BULK_DENTS <= top)
 			return end;
@@ -109,14 +112,16 @@ static void sort_wide(struct xstat_dir *d)
  * lowest, of only the bytes in which its inode numbers differ (@vary:
  * their bits that are not all the same), so that a directory's usual span
  * of inode numbers takes two passes; the indexes below them are in order
- * already.
+ * already.  A pass counts by a byte's varying bits alone (@m: the others
+ * are the same in every key), so that a byte of few such bits, the top
+ * of a span, clears and sums few counters.
  */
 static void sort_keys(struct xstat_dir *d, uint64_t vary)
 {
 	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
 	uint32_t count[256], sum, c;
 	size_t i, n = d->n;
-	unsigned shift;
+	unsigned shift, m;
 
 	if (vary >> (64 - KEY_IDX_BITS)) {
 		sort_wide(d);
@@ -124,18 +129,19 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 	}
 	vary <<= KEY_IDX_BITS;
 	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
-		if (!(vary >> shift & 0xff))
+		m = vary >> shift & 0xff;
+		if (!m)
 			continue;
-		memset(count, 0, sizeof(count));
+		memset(count, 0, (m + 1) * sizeof(count[0]));
 		for (i = 0; i < n; i++)
-			count[src[i] >> shift & 0xff]++;
-		for (sum = 0, i = 0; i < 256; i++) {
+			count[src[i] >> shift & m]++;
+		for (sum = 0, i = 0; i <= m; i++) {
 			c = count[i];
 			count[i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[src[i] >> shift & 0xff]++] = src[i];
+			dst[count[src[i] >> shift & m]++] = src[i];
 		tmp = src;
 		src = dst;
 		dst = tmp;
@@ -146,25 +152,28 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 
 /*
  * Take the next window: up to @window entries, reading the directory as
- * needed while the arena has room (next_read()).
+ * needed while the arena has room (next_read()).  The records of one
+ * read are taken in locals: the entries' stores cannot then make the
+ * compiler read the stream's state again for each record.
  */
 static int collect(struct xstat_dir *d, size_t window)
 {
 	uint64_t any = 0, all = UINT64_MAX;
-	const char *lo = NULL;
 	size_t n = 0;
 
 	d->n = 0;
 	d->next = 0;
 	while (n < window) {
-		const struct bulk_dirent64 *de;
-		struct bulk_ent *e;
+		struct bulk_ent *ents = d->ents;
+		uint64_t *keys = d->keys;
+		const char *dents = d->dents;
+		size_t pos = d->dpos, len = d->dlen;
 
-		if (d->dpos >= d->dlen) {
+		if (pos >= len) {
 			char *buf;
 			long got;
 
-			if (d->eof || !(buf = next_read(d, n, lo)))
+			if (d->eof || !(buf = next_read(d, n)))
 				break;
 			got = read_dents(d, buf);
 			if (got < 0) {
@@ -179,23 +188,25 @@ static int collect(struct xstat_dir *d, size_t window)
 				d->eof = 1;
 			continue;
 		}
-		de = (const struct bulk_dirent64 *)(d->dents + d->dpos);
-		d->dpos += de->d_reclen;
-		if (is_dot(de->d_name))
-			continue;
-		if (!n)
-			lo = (const char *)de;
-		e = &d->ents[n];
-		e->name = de->d_name;
-		e->d_ino = de->d_ino;
-		e->d_type = de->d_type;
-		e->state = BULK_PENDING;
-		e->err = 0;
-		e->st = NULL;
-		d->keys[n] = de->d_ino << KEY_IDX_BITS | n;
-		any |= de->d_ino;
-		all &= de->d_ino;
-		n++;
+		while (pos < len && n < window) {
+			const struct bulk_dirent64 *de =
+				(const struct bulk_dirent64 *)(dents + pos);
+			uint64_t ino = de->d_ino;
+			struct bulk_ent *e = &ents[n];
+
+			pos += de->d_reclen;
+			if (is_dot(de->d_name))
+				continue;
+			e->name = de->d_name;
+			e->d_ino = ino;
+			e->d_type = de->d_type;
+			e->state = BULK_PENDING;
+			keys[n] = ino << KEY_IDX_BITS | n;
+			any |= ino;
+			all &= ino;
+			n++;
+		}
+		d->dpos = pos;
 	}
 	d->n = n;
 	sort_keys(d, any & ~all);
@@ -259,6 +270,21 @@ static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 static void fill_raw(struct xstat_dir *d, uint64_t want)
 {
 	uint64_t request = xs_bulk_arm_request(d->request);
+	/*
+	 * What an entry's record must hold to be read raw: what its raw
+	 * inode is checked against, and every extra result asked.  One
+	 * lacking an extra (the fallback's mount ID, attributes) that the
+	 * directory did not give either needs the per-call path's anchored
+	 * supplements: no raw read for it.
+	 */
+	uint64_t need = BULK_CHECK | (d->request & XS_SUPPLEMENTABLE &
+				      ~XS_CLASS3);
+	/*
+	 * The directory's row, resolved once, is the entries' too where
+	 * their results read it, or where it brings the mount's extras.
+	 */
+	int give = d->mnt_facts && ((d->request & XS_DELIVER_READS_ROW) ||
+				    d->mnt_extras);
 	struct xs_bulk_dev dv;
 	size_t i, m = 0;
 	int ret;
@@ -296,15 +322,20 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		if (e->st->dev_major != d->dev_major ||
 		    e->st->dev_minor != d->dev_minor ||
 		    (e->st->mnt_id_unique && d->mnt_key &&
-		     e->st->mnt_id != d->mnt_key) ||
-		    (e->st->mask & BULK_CHECK) != BULK_CHECK) {
+		     e->st->mnt_id != d->mnt_key)) {
 			e->state = BULK_PENDING;
 			continue;
 		}
-		/* The directory's row, resolved once: the entry's too. */
-		if (d->mnt_facts && e->st->mnt_id_unique &&
-		    e->st->mnt_id == d->mnt_key)
+		/*
+		 * Given where the entry's unique mount ID is the directory's
+		 * (tested above: the facts come with a key).
+		 */
+		if (give && e->st->mnt_id_unique)
 			bulk_fs_give(d, e->st);
+		if (need & ~e->st->mask) {
+			e->state = BULK_PENDING;
+			continue;
+		}
 		d->order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
@@ -428,7 +459,6 @@ int bulk_fill_batch(struct xstat_dir *d)
 
 	if (ret || !d->n)
 		return ret;
-	d->sampled = 0;
 	d->sample_ns = 0;
 	/*
 	 * Entry by entry, each batch decides anew from its own first calls.
@@ -440,6 +470,8 @@ int bulk_fill_batch(struct xstat_dir *d)
 	 */
 	if (!want && !bulk_uring_forced())
 		d->uring = 0;
+	/* With the ring on there is nothing to decide: no call to time. */
+	d->sampled = d->uring ? URING_SAMPLE : 0;
 	d->by_name = !want && by_name(d);
 	if (d->uring)
 		read_ahead(d, 0);

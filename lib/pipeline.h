@@ -9,6 +9,12 @@
 #include "result.h"
 
 /*
+ * The requests whose tail (xs_deliver()) reads the filesystem's row and
+ * fscache.c's verdicts in the record: the promises and the reasons.
+ */
+#define XS_DELIVER_READS_ROW	(XS_PROMISE_EXTRAS | XSTAT_REQUEST_WHY_MISSING)
+
+/*
  * The tail every result goes through (xstat.c's calls, bulk_entry.c's
  * entries), once the kernel's answer and the supplements are in @st: the
  * promises, the reasons for what is missing, the times the caller did not
@@ -35,7 +41,8 @@ static inline ssize_t xs_deliver(const struct xs_target *t, uint64_t request,
 /*
  * xstat.c: the kernel's answer for @t, asked with @ask, recorded in @st
  * for a caller who asked @request: 1 from statx, 0 from fstatat, or
- * -errno.  A directory stream's batch asks more than its caller.
+ * -errno.  A directory stream's batch asks more than its caller: @ask
+ * holds every bit of @request.
  */
 int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st);

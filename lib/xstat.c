@@ -116,6 +116,14 @@ stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 int xs_stat_record(const struct xs_target *t, uint64_t ask, uint64_t request,
 		   struct xs_stat *st)
 {
+	/*
+	 * No extra result, a raw batch's usual request (@ask holds
+	 * @request): the same values masked, so that the compiler drops the
+	 * extras' rules, as for xstat()'s plain call (stat_request()).
+	 */
+	if (!(ask & XS_EXTRAS))
+		return stat_record(t, ask & ~XS_EXTRAS, request & ~XS_EXTRAS,
+				   st);
 	return stat_record(t, ask, request, st);
 }
 
