@@ -145,14 +145,14 @@ int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
 int xs_fs_type_mgtime(const struct xs_fs *fs, const char *type);
 
 /*
- * probe_ext4.c: read the raw ext4 inode of @st from its block device and
- * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
- * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
- * the file again: the data version may need one more stat of it (see
- * dv_armed() in probe_ext4.c).
+ * probe_ext4.c, ext4's row's probe: read the raw ext4 inode of @st from
+ * its block device and add BTIME, GEN and DATA_VERSION to @st where @want
+ * asks and the inode can be trusted.  Never fails (0): what cannot be had
+ * stays cleared, with its reason noted.  @t is the file again: the data
+ * version may need one more stat of it (see dv_armed() in probe_ext4.c).
  */
-void xs_ext4_probe(const struct xs_target *t, uint64_t want,
-		   uint32_t fsflags, struct xs_stat *st);
+int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
+		  uint64_t want, uint32_t fsflags, struct xs_stat *st);
 
 
 /*
