@@ -39,7 +39,8 @@ static inline void xs_supplement(const struct xs_target *t, uint64_t request,
  * promise.c: the change token and the data version's promise into @st,
  * where @request asks, from the filesystem's row (fs.h); @t is the
  * anchored target or NULL (then only what is cached or needs no
- * descriptor is looked up).
+ * descriptor is looked up).  Called only by xs_deliver() (pipeline.h),
+ * and only for a request with one of XS_PROMISE_EXTRAS.
  */
 
 void xs_promise_fill(const struct xs_target *t, uint64_t request,
