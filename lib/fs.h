@@ -82,14 +82,21 @@ struct xs_fs {
 				 struct xs_stat *st);
 };
 
+/* fs.c: the row of a known (non-zero) @magic, or the default row. */
+const struct xs_fs *xs_fs_of_known(uint32_t magic);
+
 /*
  * The row of @magic; the default row (fs.c) for a filesystem without
  * one; NULL when @magic is 0 (the type is not known: nothing is assumed).
  * Asked only where a call resolves its row (xs_fs_row(), fscache.c) and
  * where a stream resolves its directory's (bulk_fs.c): a result carries
- * its row from there on.
+ * its row from there on.  Inline: a type not learnt (statmount refused,
+ * no anchor to ask) costs no search.
  */
-const struct xs_fs *xs_fs_of(uint32_t magic);
+static inline const struct xs_fs *xs_fs_of(uint32_t magic)
+{
+	return magic ? xs_fs_of_known(magic) : NULL;
+}
 
 /* The rows, each defined in its fs_*.c and listed once in fs_rows.h. */
 #define XS_FS_ROW(name)	extern const struct xs_fs xs_fs_##name;
