@@ -124,6 +124,9 @@ static inline uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 		crc64 = crc32_word(crc64, p + 48);
 		crc64 = crc32_word(crc64, p + 56);
 	}
+	/* An inode, a block: a multiple of 64 bytes, nothing left over. */
+	if (!len)
+		return (uint32_t)crc64;
 	for (; len >= 8; p += 8, len -= 8)
 		crc64 = crc32_word(crc64, p);
 	crc = (uint32_t)crc64;
