@@ -48,11 +48,9 @@ static uint8_t why_probe_err(int err, unsigned needs)
 					 XSTAT_WHY_UNKNOWN;
 }
 
-void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
-			 uint64_t fields, int err)
+void xs_why_probe_note(struct xs_stat *st, const struct xs_fs *fs,
+		      uint64_t fields, int err)
 {
-	if (err >= 0)
-		return;
 	xs_why_note(st, fields & XSTAT_REQUEST_BTIME,
 		    why_probe_err(-err, fs->btime_needs));
 	xs_why_note(st, fields & XSTAT_REQUEST_GEN,
