@@ -32,6 +32,7 @@
 #include "fs.h"
 #include "fscache.h"
 #include "mntid.h"
+#include "rawsys.h"
 
 #define FSCACHE_SLOTS	64	/* a power of two */
 
@@ -159,7 +160,8 @@ static uint32_t magic_by_statmount(uint64_t mnt_id, uint32_t *flags)
 	 */
 	buf.h.size = 0;
 	buf.h.mask = 0;
-	if (syscall(XS_NR_statmount, &req, &buf, sizeof(buf), 0) ||
+	if (xs_raw_syscall(XS_NR_statmount, (long)&req, (long)&buf,
+			   sizeof(buf), 0, 0) ||
 	    !(buf.h.mask & XS_STATMOUNT_SB_BASIC))
 		return 0;
 	buf.str[sizeof(buf.str) - 1] = '\0';
