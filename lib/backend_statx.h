@@ -143,9 +143,10 @@ static inline uint64_t xs_statx_shape(int dfd, unsigned flags)
 {
 	unsigned s = (flags & AT_SYMLINK_NOFOLLOW) >> 8 |
 		     (flags & (AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
-			       XS_SYNC_FLAGS)) >> 10;
+			       XS_SYNC_FLAGS)) >> 10 |
+		     (unsigned)(dfd == AT_FDCWD) << 5;
 
-	return 1ULL << (dfd == AT_FDCWD ? s | 32 : s);
+	return 1ULL << s;
 }
 
 /* Was statx refused to this thread in the shape of @dfd, @flags? */

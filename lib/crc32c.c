@@ -124,6 +124,9 @@ static inline uint32_t crc32c_insn(uint32_t crc, const uint8_t *p, size_t len)
 		crc64 = crc32_word(crc64, p + 48);
 		crc64 = crc32_word(crc64, p + 56);
 	}
+	/* An inode, a block: a multiple of 64 bytes, nothing left over. */
+	if (!len)
+		return (uint32_t)crc64;
 	for (; len >= 8; p += 8, len -= 8)
 		crc64 = crc32_word(crc64, p);
 	crc = (uint32_t)crc64;
@@ -152,7 +155,12 @@ static uint32_t crc32c_insn_prefixed(uint32_t crc, uint64_t prefix,
 
 static int insn_state;	/* atomic: 0 not known, 1 no SSE4.2, 2 SSE4.2 */
 
-static int crc32_insn_probe(void)
+/*
+ * Out of line, as the table's path below: cpuid's and the table's
+ * registers are then saved only where they are used, not around every
+ * checksum.
+ */
+static __attribute__((noinline)) int crc32_insn_probe(void)
 {
 	unsigned a, b, c, d;
 	int s = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2) ? 2 : 1;
@@ -188,18 +196,25 @@ uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
 	return xs_crc32c_table(crc, buf, len);
 }
 
-uint32_t xs_crc32c_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
-			    size_t len)
+static __attribute__((noinline)) uint32_t
+crc32c_table_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
+		      size_t len)
 {
 	uint8_t pre[8];
 	int i;
 
-#ifdef HAVE_CRC32_INSN
-	if (crc32_insn_state() == 2)
-		return crc32c_insn_prefixed(crc, prefix, buf, len);
-#endif
 	for (i = 0; i < 8; i++)
 		pre[i] = (uint8_t)(prefix >> 8 * i);
 	return xs_crc32c_table(xs_crc32c_table(crc, pre, sizeof(pre)), buf,
 			       len);
+}
+
+uint32_t xs_crc32c_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
+			    size_t len)
+{
+#ifdef HAVE_CRC32_INSN
+	if (crc32_insn_state() == 2)
+		return crc32c_insn_prefixed(crc, prefix, buf, len);
+#endif
+	return crc32c_table_prefixed(crc, prefix, buf, len);
 }

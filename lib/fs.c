@@ -23,12 +23,10 @@ static const struct xs_fs fs_default = {
 	.name = "other",
 };
 
-const struct xs_fs *xs_fs_of(uint32_t magic)
+const struct xs_fs *xs_fs_of_known(uint32_t magic)
 {
 	size_t i;
 
-	if (!magic)
-		return NULL;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i]->magic == magic)
 			return rows[i];

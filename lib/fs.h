@@ -82,14 +82,21 @@ struct xs_fs {
 				 struct xs_stat *st);
 };
 
+/* fs.c: the row of a known (non-zero) @magic, or the default row. */
+const struct xs_fs *xs_fs_of_known(uint32_t magic);
+
 /*
  * The row of @magic; the default row (fs.c) for a filesystem without
  * one; NULL when @magic is 0 (the type is not known: nothing is assumed).
  * Asked only where a call resolves its row (xs_fs_row(), fscache.c) and
  * where a stream resolves its directory's (bulk_fs.c): a result carries
- * its row from there on.
+ * its row from there on.  Inline: a type not learnt (statmount refused,
+ * no anchor to ask) costs no search.
  */
-const struct xs_fs *xs_fs_of(uint32_t magic);
+static inline const struct xs_fs *xs_fs_of(uint32_t magic)
+{
+	return magic ? xs_fs_of_known(magic) : NULL;
+}
 
 /* The rows, each defined in its fs_*.c and listed once in fs_rows.h. */
 #define XS_FS_ROW(name)	extern const struct xs_fs xs_fs_##name;
@@ -145,14 +152,14 @@ int xs_xattr_probe(const struct xs_fs *fs, const struct xs_target *t,
 int xs_fs_type_mgtime(const struct xs_fs *fs, const char *type);
 
 /*
- * probe_ext4.c: read the raw ext4 inode of @st from its block device and
- * add BTIME, GEN and DATA_VERSION to @st where @want asks and the inode
- * can be trusted.  Never fails: what cannot be had stays cleared.  @t is
- * the file again: the data version may need one more stat of it (see
- * dv_armed() in probe_ext4.c).
+ * probe_ext4.c, ext4's row's probe: read the raw ext4 inode of @st from
+ * its block device and add BTIME, GEN and DATA_VERSION to @st where @want
+ * asks and the inode can be trusted.  Never fails (0): what cannot be had
+ * stays cleared, with its reason noted.  @t is the file again: the data
+ * version may need one more stat of it (see dv_armed() in probe_ext4.c).
  */
-void xs_ext4_probe(const struct xs_target *t, uint64_t want,
-		   uint32_t fsflags, struct xs_stat *st);
+int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
+		  uint64_t want, uint32_t fsflags, struct xs_stat *st);
 
 
 /*

@@ -14,22 +14,6 @@
 
 #define EXT4_SUPER_MAGIC	0xEF53
 
-static int ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
-		      uint64_t want, uint32_t fsflags, struct xs_stat *st)
-{
-	(void)fs;
-	/*
-	 * The generation too, where neither the handle nor the reopened file
-	 * gave it (a symlink or FIFO whose handle was refused): a stream's
-	 * raw read gives it, and so does this probe when a creation time or
-	 * data version is asked with it.
-	 */
-	if (want & (XSTAT_REQUEST_BTIME | XSTAT_REQUEST_DATA_VERSION |
-		    XSTAT_REQUEST_GEN))
-		xs_ext4_probe(t, want, fsflags, st);
-	return 0;
-}
-
 const struct xs_fs xs_fs_ext4 = {
 	.magic		= EXT4_SUPER_MAGIC,
 	.name		= "ext4",
@@ -43,5 +27,11 @@ const struct xs_fs xs_fs_ext4 = {
 	.btime_needs	= XS_NEEDS_ROOT,
 	.dv_needs	= XS_NEEDS_ROOT,
 	.handle		= xs_handle_ino32_gen,
-	.probe		= ext4_probe,
+	/*
+	 * The generation too, where neither the handle nor the reopened file
+	 * gave it (a symlink or FIFO whose handle was refused): a stream's
+	 * raw read gives it, and so does this probe when a creation time or
+	 * data version is asked with it.
+	 */
+	.probe		= xs_ext4_probe,
 };

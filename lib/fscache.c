@@ -32,6 +32,7 @@
 #include "fs.h"
 #include "fscache.h"
 #include "mntid.h"
+#include "rawsys.h"
 
 #define FSCACHE_SLOTS	64	/* a power of two */
 
@@ -159,7 +160,8 @@ static uint32_t magic_by_statmount(uint64_t mnt_id, uint32_t *flags)
 	 */
 	buf.h.size = 0;
 	buf.h.mask = 0;
-	if (syscall(XS_NR_statmount, &req, &buf, sizeof(buf), 0) ||
+	if (xs_raw_syscall(XS_NR_statmount, (long)&req, (long)&buf,
+			   sizeof(buf), 0, 0) ||
 	    !(buf.h.mask & XS_STATMOUNT_SB_BASIC))
 		return 0;
 	buf.str[sizeof(buf.str) - 1] = '\0';
@@ -199,14 +201,25 @@ static uint32_t lookup(const struct xs_target *t, uint64_t mnt_key,
 	return magic;
 }
 
+/* The row of @st's filesystem for the rest of the call (fscache.h). */
+static inline const struct xs_fs *resolved(struct xs_stat *st,
+					   const struct xs_fs *row)
+{
+	st->fs = row;
+	st->fs_resolved = 1;
+	return row;
+}
+
 /*
  * The row of a type not cached for @st's key, looked up (and stored).  Out
- * of line: a call whose type is cached pays for none of its registers.
+ * of line, and ending the resolution itself: a call whose type is cached
+ * pays for none of its registers, one whose type is not for no frame of
+ * xs_fs_row_resolve()'s.
  */
 static __attribute__((noinline)) const struct xs_fs *
 row_looked_up(const struct xs_target *t, struct xs_stat *st)
 {
-	return xs_fs_of(lookup(t, st->fs_key, &st->fsflags));
+	return resolved(st, xs_fs_of(lookup(t, st->fs_key, &st->fsflags)));
 }
 
 const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
@@ -217,13 +230,11 @@ const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
 	/* A slot is stored only with a magic, and its row with it. */
-	if (st->fs_key && slot_read(slot_of(st->fs_key), st->fs_key, &value,
-				    &st->fs))
-		st->fsflags = (uint32_t)(value >> 32);
-	else
-		st->fs = row_looked_up(t, st);
-	st->fs_resolved = 1;
-	return st->fs;
+	if (!st->fs_key || !slot_read(slot_of(st->fs_key), st->fs_key,
+				      &value, &st->fs))
+		return row_looked_up(t, st);
+	st->fsflags = (uint32_t)(value >> 32);
+	return resolved(st, st->fs);
 }
 
 /*

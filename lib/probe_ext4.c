@@ -274,8 +274,8 @@ static void note_not_held(struct xs_stat *st, uint64_t lost,
 }
 
 /* For the general path: what @want asks and the inode has, into @st. */
-void xs_ext4_probe(const struct xs_target *t, uint64_t want,
-		   uint32_t fsflags, struct xs_stat *st)
+int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
+		  uint64_t want, uint32_t fsflags, struct xs_stat *st)
 {
 	struct xs_ext4_inode in;
 	/* The inode's buffer, in this one frame for both attempts. */
@@ -283,12 +283,13 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	uint64_t held;
 	int ret, dv_ok = 0;
 
+	(void)fs;
 	want &= PROBE_FIELDS & ~st->mask;
 	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
-		return;
+		return 0;
 	if (t->refused && (*t->refused & XS_REFUSED_DEVICE)) {
 		xs_why_note(st, want, xs_why_device(EACCES));
-		return;
+		return 0;
 	}
 	ret = probe_inode(t, st, xs_ext4_idmap_of(st->fs_key, fsflags), raw,
 			  &in, &dv_ok);
@@ -296,7 +297,7 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 		*t->refused |= XS_REFUSED_DEVICE;
 	if (ret) {
 		xs_why_note(st, want, xs_why_device(-ret));
-		return;
+		return 0;
 	}
 
 	held = fields_held(t, want, st, &in, dv_ok);
@@ -309,4 +310,5 @@ void xs_ext4_probe(const struct xs_target *t, uint64_t want,
 	if (want & XSTAT_REQUEST_GEN)
 		st->gen = in.generation;
 	st->mask |= want;
+	return 0;
 }

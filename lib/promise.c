@@ -144,8 +144,6 @@ void xs_promise_fill(const struct xs_target *t, uint64_t request,
 	uint64_t dvp;
 	int mg;
 
-	if (!(request & XS_PROMISE_EXTRAS))
-		return;
 	f = xs_fs_row(t, st);
 	mg = f && (st->fsflags & XS_FSF_MGTIME);
 	dvp = dv_promise(f, mg, st);

@@ -39,7 +39,8 @@ static inline void xs_supplement(const struct xs_target *t, uint64_t request,
  * promise.c: the change token and the data version's promise into @st,
  * where @request asks, from the filesystem's row (fs.h); @t is the
  * anchored target or NULL (then only what is cached or needs no
- * descriptor is looked up).
+ * descriptor is looked up).  Called only by xs_deliver() (pipeline.h),
+ * and only for a request with one of XS_PROMISE_EXTRAS.
  */
 
 void xs_promise_fill(const struct xs_target *t, uint64_t request,
@@ -65,11 +66,20 @@ void xs_why_fill(const struct xs_target *t, uint64_t request,
 
 /*
  * why.c, for supplement.c: the notes (why.h) for @fields after @fs's own
- * probe (its row's ->probe) returned @err (nothing if @err >= 0).
+ * probe (its row's ->probe) returned @err (nothing if @err >= 0: inline,
+ * a probe that succeeded costs no call).
  */
 struct xs_fs;
-void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
-			 uint64_t fields, int err);
+void xs_why_probe_note(struct xs_stat *st, const struct xs_fs *fs,
+		      uint64_t fields, int err);
+
+static inline void xs_why_probe_failed(struct xs_stat *st,
+				       const struct xs_fs *fs,
+				       uint64_t fields, int err)
+{
+	if (err < 0)
+		xs_why_probe_note(st, fs, fields, err);
+}
 
 
 /*

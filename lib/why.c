@@ -48,17 +48,13 @@ static uint8_t why_probe_err(int err, unsigned needs)
 					 XSTAT_WHY_UNKNOWN;
 }
 
-void xs_why_probe_failed(struct xs_stat *st, const struct xs_fs *fs,
-			 uint64_t fields, int err)
+void xs_why_probe_note(struct xs_stat *st, const struct xs_fs *fs,
+		      uint64_t fields, int err)
 {
-	unsigned query = fs->btime_needs & XS_NEEDS_FS_QUERY;
-
-	if (err >= 0)
-		return;
 	xs_why_note(st, fields & XSTAT_REQUEST_BTIME,
 		    why_probe_err(-err, fs->btime_needs));
 	xs_why_note(st, fields & XSTAT_REQUEST_GEN,
-		    why_probe_err(-err, query));
+		    why_probe_err(-err, fs->btime_needs & XS_NEEDS_FS_QUERY));
 	xs_why_note(st, fields & XSTAT_REQUEST_DATA_VERSION,
 		    why_probe_err(-err, fs->dv_needs));
 }

@@ -224,11 +224,9 @@ supplement_or_deliver(const struct xs_target *t, uint64_t request,
 	/*
 	 * The promises need the filesystem's type: without statx's unique
 	 * mount ID only the anchor can name the filesystem for fscache.c.
-	 * (The first test alone answers the usual call.)
 	 */
-	if ((request & (XS_SUPPLEMENTABLE | XS_PROMISE_EXTRAS)) &&
-	    ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
-	     ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique)))
+	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
+	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
 		return stat_by_anchor(t, request, k, from_statx, buffer, buflen);
 	return deliver(NULL, request, from_statx, &st, buffer, buflen);
 }
