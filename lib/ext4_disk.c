@@ -275,40 +275,21 @@ static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 }
 
 /*
- * An *_extra word: two epoch bits extend the signed seconds, 30 bits of
- * nanoseconds follow.  0 if they are no time (mask.h's rule).
+ * A time: the signed seconds at @off and, where the inode has room for
+ * it (@extra), the *_extra word at @xoff: two epoch bits extend the
+ * seconds, 30 bits of nanoseconds follow; without it nanoseconds and
+ * epoch bits are 0.  1 if it is a time (mask.h's rule).  Each field of
+ * @t is stored once: @t may alias @b for the compiler (bytes).
  */
-static int add_extra(struct xs_time *t, uint32_t x)
+static inline int decode_time(const uint8_t *b, uint32_t extra,
+			      unsigned int off, unsigned int xoff,
+			      struct xs_time *t)
 {
-	t->sec += (int64_t)(x & 3) << 32;
+	uint32_t x = EXT4_FITS(extra, xoff, 4) ? xs_le32(b + xoff) : 0;
+
+	t->sec = (int32_t)xs_le32(b + off) + ((int64_t)(x & 3) << 32);
 	t->nsec = x >> 2;
 	return XS_NSEC_VALID(t->nsec);
-}
-
-/* The kernel reports BTIME exactly when i_crtime fits: 1 if it does. */
-static int decode_crtime(const uint8_t *b, uint32_t extra, struct xs_time *t)
-{
-	if (!EXT4_FITS(extra, EXT4_I_CRTIME, 4))
-		return 0;
-	t->sec = (int32_t)xs_le32(b + EXT4_I_CRTIME);
-	t->nsec = 0;
-	return !EXT4_FITS(extra, EXT4_I_CRTIME_EXTRA, 4) ||
-	       add_extra(t, xs_le32(b + EXT4_I_CRTIME_EXTRA));
-}
-
-/*
- * The change time of a raw inode whose i_extra_isize is @extra, as the
- * kernel reports it: with i_ctime_extra, two epoch bits and the
- * nanoseconds; without (128-byte inodes), whole seconds.  1 if it is a
- * time.  The directory stream checks each raw inode against statx's
- * answer with it.
- */
-static int decode_ctime(const uint8_t *b, uint32_t extra, struct xs_time *t)
-{
-	t->sec = (int32_t)xs_le32(b + EXT4_I_CTIME);
-	t->nsec = 0;
-	return !EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4) ||
-	       add_extra(t, xs_le32(b + EXT4_I_CTIME_EXTRA));
 }
 
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
@@ -316,7 +297,7 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 			struct xs_ext4_inode *in)
 {
 	int linux_os = g->creator_os == EXT4_OS_LINUX;
-	uint32_t extra = 0;
+	uint32_t extra = 0, hi;
 
 	if (len != g->inode_size || len < EXT4_GOOD_OLD_INODE ||
 	    ino < 1 || ino > UINT32_MAX)
@@ -331,7 +312,6 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	    !inode_csum_ok(g, ino, b, extra))
 		return -EBADMSG;
 
-	in->extra_isize = extra;
 	in->mode = xs_le16(b + EXT4_I_MODE);
 	in->uid = xs_le16(b + EXT4_I_UID) |
 		  (uint32_t)xs_le16(b + EXT4_I_UID_HI) << 16;
@@ -339,12 +319,18 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 		  (uint32_t)xs_le16(b + EXT4_I_GID_HI) << 16;
 	in->links = xs_le16(b + EXT4_I_LINKS);
 	in->generation = xs_le32(b + EXT4_I_GENERATION);
-	in->has_crtime = decode_crtime(b, extra, &in->crtime);
-	in->ctime_ok = decode_ctime(b, extra, &in->ctime);
+	/* The kernel reports BTIME exactly when i_crtime fits. */
+	in->has_crtime = EXT4_FITS(extra, EXT4_I_CRTIME, 4) &&
+			 decode_time(b, extra, EXT4_I_CRTIME,
+				     EXT4_I_CRTIME_EXTRA, &in->crtime);
 	/*
-	 * To the nanosecond only where they are stored (i_ctime_extra): the
-	 * data version's check compares it with what stat said.
+	 * ctime as the kernel reports it: whole seconds without
+	 * i_ctime_extra (128-byte inodes).  The directory stream checks each
+	 * raw inode against statx's answer with it; the data version's check
+	 * only where it has its nanoseconds (has_ctime).
 	 */
+	in->ctime_ok = decode_time(b, extra, EXT4_I_CTIME, EXT4_I_CTIME_EXTRA,
+				   &in->ctime);
 	in->has_ctime = in->ctime_ok &&
 			EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4);
 
@@ -354,12 +340,9 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	 */
 	in->has_version = linux_os &&
 			  !(xs_le32(b + EXT4_I_FLAGS) & EXT4_EA_INODE_FL);
-	in->version = 0;
-	if (in->has_version) {
-		in->version = xs_le32(b + EXT4_I_VERSION);
-		if (EXT4_FITS(extra, EXT4_I_VERSION_HI, 4))
-			in->version |= (uint64_t)xs_le32(b + EXT4_I_VERSION_HI)
-				       << 32;
-	}
+	hi = EXT4_FITS(extra, EXT4_I_VERSION_HI, 4) ?
+	     xs_le32(b + EXT4_I_VERSION_HI) : 0;
+	in->version = in->has_version ?
+		      (xs_le32(b + EXT4_I_VERSION) | (uint64_t)hi << 32) : 0;
 	return 0;
 }

@@ -129,7 +129,6 @@ struct xs_ext4_inode {
 	uint32_t	gid;
 	uint32_t	links;
 	uint32_t	generation;
-	uint32_t	extra_isize;
 	int		has_crtime;
 	struct xs_time	crtime;
 	/*
