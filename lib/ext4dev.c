@@ -167,8 +167,6 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	u->f.fs_key = fs->key;
 	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
 				  sizeof(u->f.path));
-	u->f.path_words = (uint32_t)((strlen(u->f.path) + sizeof(u->w[0])) /
-				     sizeof(u->w[0]));
 	if (!ret)
 		ret = node_is_device(u->f.path, fs);
 	if (!ret)

@@ -22,9 +22,9 @@
 #define F_PROVEN	0x4	/* @geom's UUID gave the mount's f_fsid */
 
 /*
- * What is known about one device.  Copied in and out word by word, and
- * out only as far as the path goes: @path_words counts the words up to
- * the one holding the path's terminating NUL.
+ * What is known about one device.  Copied in and out word by word, the
+ * path whole: a short path's count and bound would cost more than its
+ * remaining words.
  */
 struct dev_facts {
 	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
@@ -32,16 +32,12 @@ struct dev_facts {
 	int64_t			expires;	/* of @err, monotonic seconds */
 	int32_t			err;	/* a lasting failure: ext4dev.c */
 	uint32_t		flags;
-	uint32_t		path_words;
 	struct xs_ext4_geom	geom;
 	char			path[DEV_PATH_MAX];	/* /dev/NAME */
 };
 
 #define FACT_WORDS	(sizeof(struct dev_facts) / sizeof(unsigned long))
-/* The words before the path, always copied. */
-#define FACT_HEAD	(offsetof(struct dev_facts, path) / sizeof(unsigned long))
-_Static_assert(sizeof(struct dev_facts) % sizeof(unsigned long) == 0 &&
-	       offsetof(struct dev_facts, path) % sizeof(unsigned long) == 0,
+_Static_assert(sizeof(struct dev_facts) % sizeof(unsigned long) == 0,
 	       "words");
 
 union fact_words {
@@ -102,20 +98,14 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 				    uint32_t *seqp)
 {
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
-	unsigned long i, n;
+	unsigned long i;
 	uint64_t e;
 
 	if (seq & 1)
 		return 0;
 	/* Unrolled: the loop's own count and branch would double it. */
 #pragma GCC unroll 32
-	for (i = 0; i < FACT_HEAD; i++)
-		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
-	/* Torn, it is still a bound: the check of @seq below says so. */
-	n = FACT_HEAD + u->f.path_words;
-	if (n > FACT_WORDS)
-		n = FACT_WORDS;
-	for (; i < n; i++)
+	for (i = 0; i < FACT_WORDS; i++)
 		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
 	if (!xs_ext4_seq_unchanged(s, seq) || u->f.key != key ||
 	    u->f.fs_key != fs_key)
