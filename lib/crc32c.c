@@ -169,19 +169,24 @@ static __attribute__((noinline)) int crc32_insn_probe(void)
 	return s;
 }
 
-/* CPUID, once: 1 without SSE4.2, 2 with it. */
-static inline int crc32_insn_state(void)
+/*
+ * Has the CPU the instruction?  CPUID once; the known answer costs one
+ * compare.
+ */
+static inline int crc32_insn_ok(void)
 {
 	int s = __atomic_load_n(&insn_state, __ATOMIC_RELAXED);
 
-	return s ? s : crc32_insn_probe();
+	if (s == 2)
+		return 1;
+	return !s && crc32_insn_probe() == 2;
 }
 #endif
 
 int xs_crc32c_insn_available(void)
 {
 #ifdef HAVE_CRC32_INSN
-	return crc32_insn_state() == 2;
+	return crc32_insn_ok();
 #else
 	return 0;
 #endif
@@ -190,7 +195,7 @@ int xs_crc32c_insn_available(void)
 uint32_t xs_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 #ifdef HAVE_CRC32_INSN
-	if (crc32_insn_state() == 2)
+	if (crc32_insn_ok())
 		return crc32c_insn(crc, buf, len);
 #endif
 	return xs_crc32c_table(crc, buf, len);
@@ -213,7 +218,7 @@ uint32_t xs_crc32c_prefixed(uint32_t crc, uint64_t prefix, const void *buf,
 			    size_t len)
 {
 #ifdef HAVE_CRC32_INSN
-	if (crc32_insn_state() == 2)
+	if (crc32_insn_ok())
 		return crc32c_insn_prefixed(crc, prefix, buf, len);
 #endif
 	return crc32c_table_prefixed(crc, prefix, buf, len);
