@@ -148,6 +148,31 @@ static unsigned char why(const struct xs_stat *st, uint64_t request,
 	return known ? known : XSTAT_WHY_UNKNOWN;
 }
 
+/*
+ * XSTAT_REQUEST_CHANGE_TOKEN's payload: the record keeps its members in
+ * its order and widths, the reserved word zero (xs_stat_clear_rest()),
+ * so it is copied as one block, not built member by member.
+ */
+#define TOKEN_AT(x, s)							\
+	_Static_assert(offsetof(struct xstat_change_token, x) ==	\
+		       offsetof(struct xs_stat, s) -			\
+		       offsetof(struct xs_stat, token) &&		\
+		       sizeof(((struct xstat_change_token *)0)->x) ==	\
+		       sizeof(((struct xs_stat *)0)->s), #x " and " #s)
+TOKEN_AT(token, token);
+TOKEN_AT(promise, token_promise);
+TOKEN_AT(source, token_source);
+TOKEN_AT(reserved, token_reserved);
+#undef TOKEN_AT
+
+static inline struct xstat_change_token token_payload(const struct xs_stat *st)
+{
+	struct xstat_change_token v;
+
+	memcpy(&v, &st->token, sizeof(v));
+	return v;
+}
+
 /* XSTAT_REQUEST_FS_ID's payload: an array, which no initializer copies. */
 static inline struct xstat_fs_id fs_id_payload(const struct xs_stat *st)
 {

@@ -66,7 +66,7 @@
 	    { 0 } })							\
 	X(CHANGE_TOKEN, change_token, 0x200000000ULL, 24, 0, OWN,	\
 	  "Change token: %#{change_token}",				\
-	  { st->token, st->token_promise, st->token_source, 0 })	\
+	  token_payload(st))						\
 	X(DV_PROMISE, dv_promise, 0x400000000ULL, 8, 0, OWN,		\
 	  "Data version promise:",					\
 	  { st->dv_promise })						\

@@ -100,6 +100,7 @@ struct xs_stat {
 	uint64_t	token;
 	uint64_t	token_promise;
 	uint32_t	token_source;
+	uint32_t	token_reserved;	/* 0: the payload's, copied whole */
 	uint64_t	dv_promise;
 	/* fsid.c: the filesystem's lasting name */
 	unsigned char	fs_id[16];
