@@ -133,7 +133,8 @@ int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
 	if (PROMISE_ALONE(request))
 		return stat_record(t, PROMISE_PLAIN(request),
 				   PROMISE_PLAIN(request), st);
-	return stat_record(t, request, request, st);
+	/* Any other request: a batch's own steps, not a copy of them here. */
+	return xs_stat_record(t, request, request, st);
 }
 
 /* Might the anchor have stopped at an automount point statx would mount? */
