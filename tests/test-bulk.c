@@ -17,9 +17,9 @@
  * With name_to_handle_at refused, a symlink's generation still comes, the
  * same by both routes.  Where the machine cannot give something, a probe
  * says so and the check bends only that far: entries of a stream with
- * every result asked per call, where statx gives no unique mount ID; a
- * change token promising only another tick's changes, where no
- * multigrain timestamps are known.
+ * every result asked, and a token stream's raw reads, per call where
+ * statx gives no unique mount ID; a change token promising only another
+ * tick's changes, where no multigrain timestamps are known.
  *
  * Needs root and loop devices for the filesystems: a filesystem that
  * cannot be had here is a skipped case, and with none the program skips.
@@ -1253,7 +1253,8 @@ static void test_stream_token(void **state)
 {
 	uint64_t a[TOKEN_FILES], b[TOKEN_FILES], c[TOKEN_FILES];
 	uint64_t pa[TOKEN_FILES], pb[TOKEN_FILES], pc[TOKEN_FILES];
-	unsigned long before_raw;
+	unsigned long before_raw, raw;
+	const char *why;
 	char p[600];
 	struct th_loop l;
 	int i, fd, before = failures, mgtime = th_kernel_mgtime();
@@ -1269,11 +1270,21 @@ static void test_stream_token(void **state)
 	}
 	before_raw = __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED);
 	CHECK(stream_tokens(l.mnt, a, pa) == TOKEN_FILES, "token: stream 1");
-	CHECK(blocked ||
-	      __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED) -
-	      before_raw >= TOKEN_FILES,
-	      "token: the raw read vouched for fewer than %d entries",
-	      TOKEN_FILES);
+	raw = __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED) -
+	      before_raw;
+	/*
+	 * Without the unique mount ID the directory's facts are not given
+	 * to its entries, which then go the per-call way before their raw
+	 * read (as in scan_all_batched()).
+	 */
+	why = no_statx_unique_mnt_id(l.mnt);
+	if (why && raw < TOKEN_FILES)
+		printf("token: the raw read vouched for %lu of %d entries, "
+		       "as it may here: %s\n", raw, TOKEN_FILES, why);
+	else
+		CHECK(blocked || raw >= TOKEN_FILES,
+		      "token: the raw read vouched for %lu of %d entries",
+		      raw, TOKEN_FILES);
 	for (i = 0; i < TOKEN_FILES; i++)
 		change_file(l.mnt, i);
 	CHECK(stream_tokens(l.mnt, b, pb) == TOKEN_FILES, "token: stream 2");
