@@ -57,14 +57,8 @@
 #define DEV_OPEN_FLAGS	(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 
 /*
- * Make @u's geometry the one of @fs's filesystem, on the device @fd
- * (just opened).  A geometry proven under a unique mount ID is kept as
- * it is (settled(), tested inline by the usual call before this): the
- * mount can only ever be of that filesystem.  Any other is
- * read again (and, if it changed, checked against the device again), and
- * proven with @fs->fd when there is one.  0 (*@changed: @u is to be
- * stored), -ESTALE if the device holds another filesystem than @fs's,
- * else -errno.
+ * Is @u's geometry proven under a unique mount ID?  It is then kept as it
+ * is: the mount can only ever be of that filesystem.
  */
 static inline int settled(const union fact_words *u,
 			  const struct xs_ext4_fs *fs)
@@ -73,6 +67,13 @@ static inline int settled(const union fact_words *u,
 	       fs->key;
 }
 
+/*
+ * Make @u's geometry, not settled(), the one of @fs's filesystem, on the
+ * device @fd (just opened): read again (and, if it changed, checked
+ * against the device again), and proven with @fs->fd when there is one.
+ * 0 (*@changed: @u is to be stored), -ESTALE if the device holds another
+ * filesystem than @fs's, else -errno.
+ */
 static int make_current(int fd, const struct xs_ext4_fs *fs,
 			union fact_words *u, int *changed)
 {
@@ -80,8 +81,6 @@ static int make_current(int fd, const struct xs_ext4_fs *fs,
 	int ret;
 
 	*changed = 0;
-	if (settled(u, fs))
-		return 0;
 	if (!(u->f.flags & F_GEOM) || xs_ext4_read_super(fd, &g) ||
 	    memcmp(&g, &u->f.geom, sizeof(g)) != 0) {
 		ret = xs_ext4_learn_geometry(fd, fs->major, fs->minor, &g);
