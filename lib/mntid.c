@@ -195,14 +195,68 @@ static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
 #endif
 }
 
-int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st)
+/*
+ * The reusable ID is a fact of the mount, fixed when the mount is made,
+ * as the unique ID is, which is never reused while the kernel runs: once
+ * asked, it is kept keyed by the unique ID (st->fs_key, the mount this
+ * call found the file on), in a small table written and read like
+ * fsid.c's (a sequence count per slot, no lock: xstat() stays
+ * async-signal-safe).  Without a unique mount ID every call asks again.
+ */
+#define REUSABLE_SLOTS	16	/* a power of two */
+
+static struct reusable_slot {
+	uint64_t	seq;	/* odd while being written */
+	uint64_t	key;	/* unique mount ID, 0 = empty */
+	uint64_t	id;
+} reusable_slots[REUSABLE_SLOTS];
+
+#define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
+
+static struct reusable_slot *reusable_slot_of(uint64_t key)
+{
+	return &reusable_slots[(key * 0x9E3779B97F4A7C15ULL) >> 60 &
+			       (REUSABLE_SLOTS - 1)];
+}
+
+static int reusable_cached(uint64_t key, uint64_t *id)
+{
+	struct reusable_slot *s = reusable_slot_of(key);
+	uint64_t seq = LOAD(&s->seq);
+
+	if ((seq & 1) || LOAD(&s->key) != key)
+		return -ENOENT;
+	*id = LOAD(&s->id);
+	return LOAD(&s->seq) == seq ? 0 : -ENOENT;
+}
+
+/* Skipped when another writer holds the slot: the next call stores it. */
+static void reusable_store(uint64_t key, uint64_t id)
+{
+	struct reusable_slot *s = reusable_slot_of(key);
+	uint64_t seq = LOAD(&s->seq);
+
+	if ((seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	STORE(&s->key, key);
+	STORE(&s->id, id);
+	STORE(&s->seq, seq + 2);
+}
+
+/*
+ * Asked of the kernel on the anchor and kept where the unique ID is
+ * known; out of line, as only a mount's first call takes it.
+ */
+static __attribute__((noinline)) int
+reusable_ask(const struct xs_target *t, struct xs_stat *st)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
 	uint64_t id = 0;
 	int h = 0, ret;
 
-	if (!t->anchored)
-		return -EBADF;
 	ret = reusable_by_statx(t, &id);
 	if (ret) {
 		ret = handle_call(t, &fh, &h, 0);
@@ -211,6 +265,21 @@ int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st)
 		else if (by_fdinfo(t, &id))
 			return -ENOENT;
 	}
+	if (st->fs_key)
+		reusable_store(st->fs_key, id);
+	st->mnt_id_reusable = id;
+	st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
+	return 0;
+}
+
+int xs_mnt_id_reusable_get(const struct xs_target *t, struct xs_stat *st)
+{
+	uint64_t id;
+
+	if (!t->anchored)
+		return -EBADF;
+	if (!st->fs_key || reusable_cached(st->fs_key, &id))
+		return reusable_ask(t, st);
 	st->mnt_id_reusable = id;
 	st->mask |= XSTAT_REQUEST_MNT_ID_REUSABLE;
 	return 0;
