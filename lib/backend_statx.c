@@ -135,10 +135,11 @@ void xs_stat_fill_extras(struct xs_stat *st, const struct xs_statx *sx,
 {
 	/*
 	 * Only the extras' bits: the basic ones are st->mask's, where an
-	 * invalid time's bit was cleared (xs_statx_time()).
+	 * invalid time's bit was cleared (xs_statx_time()).  Their statx
+	 * bits are dropped first, so none of them is translated again.
 	 */
-	uint64_t mask = st->mask | (xs_mask_from_statx(sx->stx_mask) &
-				    XS_EXTRAS);
+	uint32_t stx = sx->stx_mask & XS_MASK_STATX_EXTRAS;
+	uint64_t mask = st->mask | (xs_mask_from_statx(stx) & XS_EXTRAS);
 
 	/* No mount ID 0: see xs_stat_from_statx(). */
 	if ((sx->stx_mask & XS_STATX_MNT_ID_UNIQUE) && !sx->stx_mnt_id)
