@@ -33,37 +33,47 @@ struct xs_file_attr {			/* struct file_attr, version 0 */
 	uint32_t	fa_cowextsize;
 };
 
-/* FS_XFLAG_* (file_getattr) and FS_*_FL (GETFLAGS) to STATX_ATTR_*. */
-static const struct {
-	uint32_t	from;
-	uint64_t	to;
-} xflag_map[] = {
-	{ 0x00000008, XSTAT_ATTR_IMMUTABLE },	/* FS_XFLAG_IMMUTABLE */
-	{ 0x00000010, XSTAT_ATTR_APPEND },	/* FS_XFLAG_APPEND */
-	{ 0x00000080, XSTAT_ATTR_NODUMP },	/* FS_XFLAG_NODUMP */
-}, iflag_map[] = {
-	{ 0x00000004, XSTAT_ATTR_COMPRESSED },	/* FS_COMPR_FL */
-	{ 0x00000010, XSTAT_ATTR_IMMUTABLE },	/* FS_IMMUTABLE_FL */
-	{ 0x00000020, XSTAT_ATTR_APPEND },	/* FS_APPEND_FL */
-	{ 0x00000040, XSTAT_ATTR_NODUMP },	/* FS_NODUMP_FL */
-	{ 0x00000800, XSTAT_ATTR_ENCRYPTED },	/* FS_ENCRYPT_FL */
-	{ 0x00100000, XSTAT_ATTR_VERITY },	/* FS_VERITY_FL */
-};
+/* FS_XFLAG_* (file_getattr(2)): their own bits. */
+#define XS_FS_XFLAG_IMMUTABLE	0x00000008
+#define XS_FS_XFLAG_APPEND	0x00000010
+#define XS_FS_XFLAG_NODUMP	0x00000080
 
-#define MAP_LEN(m)	(sizeof(m) / sizeof(m[0]))
-
-static void map_flags(struct xs_stat *st, uint64_t flags,
-		      const __typeof__(xflag_map[0]) *map, size_t n)
+static void from_xflags(struct xs_stat *st, uint64_t x)
 {
-	size_t i;
+	st->attributes =
+		(x & XS_FS_XFLAG_IMMUTABLE ? XSTAT_ATTR_IMMUTABLE : 0) |
+		(x & XS_FS_XFLAG_APPEND ? XSTAT_ATTR_APPEND : 0) |
+		(x & XS_FS_XFLAG_NODUMP ? XSTAT_ATTR_NODUMP : 0);
+	st->attributes_mask = XSTAT_ATTR_IMMUTABLE | XSTAT_ATTR_APPEND |
+			      XSTAT_ATTR_NODUMP;
+}
 
-	st->attributes = 0;
-	st->attributes_mask = 0;
-	for (i = 0; i < n; i++) {
-		st->attributes_mask |= map[i].to;
-		if (flags & map[i].from)
-			st->attributes |= map[i].to;
-	}
+/*
+ * FS_*_FL (FS_IOC_GETFLAGS): those statx reports have its STATX_ATTR_*
+ * values (the kernel took them from there), so they are kept as they are.
+ */
+#define XS_FS_COMPR_FL		0x00000004
+#define XS_FS_IMMUTABLE_FL	0x00000010
+#define XS_FS_APPEND_FL		0x00000020
+#define XS_FS_NODUMP_FL		0x00000040
+#define XS_FS_ENCRYPT_FL	0x00000800
+#define XS_FS_VERITY_FL		0x00100000
+
+_Static_assert(XS_FS_COMPR_FL == XSTAT_ATTR_COMPRESSED &&
+	       XS_FS_IMMUTABLE_FL == XSTAT_ATTR_IMMUTABLE &&
+	       XS_FS_APPEND_FL == XSTAT_ATTR_APPEND &&
+	       XS_FS_NODUMP_FL == XSTAT_ATTR_NODUMP &&
+	       XS_FS_ENCRYPT_FL == XSTAT_ATTR_ENCRYPTED &&
+	       XS_FS_VERITY_FL == XSTAT_ATTR_VERITY, "FS_*_FL as STATX_ATTR_*");
+
+#define IFLAG_ATTRS	(XSTAT_ATTR_COMPRESSED | XSTAT_ATTR_IMMUTABLE | \
+			 XSTAT_ATTR_APPEND | XSTAT_ATTR_NODUMP | \
+			 XSTAT_ATTR_ENCRYPTED | XSTAT_ATTR_VERITY)
+
+static void from_iflags(struct xs_stat *st, uint32_t flags)
+{
+	st->attributes = flags & IFLAG_ATTRS;
+	st->attributes_mask = IFLAG_ATTRS;
 }
 
 static int file_getattr_unsupported;
@@ -102,7 +112,7 @@ static int by_file_getattr(const struct xs_target *t, struct xs_stat *st)
 					 __ATOMIC_RELAXED);
 		return (int)ret;
 	}
-	map_flags(st, fa.fa_xflags, xflag_map, MAP_LEN(xflag_map));
+	from_xflags(st, fa.fa_xflags);
 	return 0;
 }
 
@@ -124,6 +134,6 @@ int xs_attrs_get(const struct xs_target *t, struct xs_stat *st)
 	ret = xs_ioctl_getflags(t, st, &flags);
 	if (ret)
 		return ret;
-	map_flags(st, flags, iflag_map, MAP_LEN(iflag_map));
+	from_iflags(st, flags);
 	return 0;
 }
