@@ -20,9 +20,18 @@ char *xs_put_u64(char *p, uint64_t v)
 	return p;
 }
 
+/* Its digits counted first, then written from the last: no copy. */
 char *xs_fd_name(char *p, int fd)
 {
-	*xs_put_u64(p, (uint32_t)fd) = '\0';
+	uint32_t v = (uint32_t)fd, w;
+	char *q = p + 1;
+
+	for (w = v; w >= 10; w /= 10)
+		q++;
+	*q = '\0';
+	do
+		*--q = (char)('0' + v % 10);
+	while (v /= 10);
 	return p;
 }
 
