@@ -79,7 +79,9 @@ static void set(struct xs_stat *st, const uint64_t id[2], uint32_t source)
 	st->mask |= XSTAT_REQUEST_FS_ID;
 }
 
-int xs_fs_id_cached(struct xs_stat *st)
+/* Inline in xs_fs_id_get() too: a mount's later calls find it with no call. */
+static inline __attribute__((always_inline)) int
+fs_id_cached(struct xs_stat *st)
 {
 	uint64_t key = key_of(st), seq, id[2], source;
 	struct fsid_slot *s;
@@ -97,6 +99,11 @@ int xs_fs_id_cached(struct xs_stat *st)
 		return -ENOENT;
 	set(st, id, (uint32_t)source);
 	return 0;
+}
+
+int xs_fs_id_cached(struct xs_stat *st)
+{
+	return fs_id_cached(st);
 }
 
 /* Skipped when another writer holds the slot: the next call stores it. */
@@ -162,14 +169,17 @@ static int by_fsid(const struct xs_target *t, const struct xs_fs *fs,
 	return 0;
 }
 
-int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
+/*
+ * Asked of the filesystem through the anchored @t and kept; out of line,
+ * as only a mount's first call takes it.
+ */
+static __attribute__((noinline)) int
+fs_id_probe(const struct xs_target *t, struct xs_stat *st)
 {
 	const struct xs_fs *fs;
 	uint64_t id[2];
 	int ret;
 
-	if (xs_fs_id_cached(st) == 0)
-		return 0;
 	if (!t || !t->anchored)
 		return -EBADF;
 	fs = xs_fs_row(t, st);
@@ -188,4 +198,11 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 	store(st, id, XSTAT_FS_ID_FROM_FSID);
 	set(st, id, XSTAT_FS_ID_FROM_FSID);
 	return 0;
+}
+
+int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
+{
+	if (fs_id_cached(st) == 0)
+		return 0;
+	return fs_id_probe(t, st);
 }
