@@ -22,6 +22,7 @@
  * every call probes again.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -67,9 +68,16 @@ static uint64_t key_of(const struct xs_stat *st)
 	return st->mnt_id_unique ? st->mnt_id : 0;
 }
 
+/* The device's two numbers as one word (only compared with another). */
 static uint64_t dev_of(const struct xs_stat *st)
 {
-	return (uint64_t)st->dev_major << 32 | st->dev_minor;
+	uint64_t dev;
+
+	_Static_assert(offsetof(struct xs_stat, dev_minor) ==
+		       offsetof(struct xs_stat, dev_major) + 4,
+		       "dev_major and dev_minor side by side");
+	memcpy(&dev, &st->dev_major, sizeof(dev));
+	return dev;
 }
 
 static void set(struct xs_stat *st, const uint64_t id[2], uint32_t source)
