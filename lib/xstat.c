@@ -137,16 +137,18 @@ int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
 	return xs_stat_record(t, request, request, st);
 }
 
-/* Might the anchor have stopped at an automount point statx would mount? */
-static int may_automount(const struct xs_target *t,
-			 const union xs_kernel_stat *k, int from_statx)
+/*
+ * Might the anchor have stopped at an automount point statx would mount?
+ * The answer's own test first: it fails for nearly every file.
+ */
+static inline int may_automount(const struct xs_target *t,
+				const union xs_kernel_stat *k, int from_statx)
 {
-	if (t->flags & AT_NO_AUTOMOUNT)
-		return 0;
-	if (from_statx)
-		return !!(k->sx.stx_attributes & XSTAT_ATTR_AUTOMOUNT);
 	/* fstatat cannot tell: any directory may be one. */
-	return S_ISDIR(k->sb.st_mode);
+	if (from_statx ? !(k->sx.stx_attributes & XSTAT_ATTR_AUTOMOUNT) :
+			 !S_ISDIR(k->sb.st_mode))
+		return 0;
+	return !(t->flags & AT_NO_AUTOMOUNT);
 }
 
 /*
@@ -174,17 +176,21 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 		if (k && !a.owned) {
 			from_statx = k_from_statx;
 		} else {
-			if (k)
+			int again = k != NULL;
+
+			if (again)
 				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
 					     AT_NO_ATTR_SYNC;
 			k = &own;
 			from_statx = kernel_stat(&a.at, request, &own, 0);
-			if (from_statx >= 0 && a.owned &&
-			    may_automount(t, &own, from_statx) &&
+			if (from_statx >= 0 &&
+			    may_automount(t, &own, from_statx) && a.owned &&
 			    xs_anchor_automount(t, &a) == 0)
 				from_statx = kernel_stat(&a.at, request, &own, 0);
-			a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
-				     (t->flags & XS_SYNC_FLAGS);
+			/* The supplements sync as the caller asked. */
+			if (again)
+				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
+					     (t->flags & XS_SYNC_FLAGS);
 		}
 		if (from_statx >= 0) {
 			record(&st, request, k, from_statx);
