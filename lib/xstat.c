@@ -162,9 +162,10 @@ static inline int may_automount(const struct xs_target *t,
  * Without an anchor (EMFILE, say) the answer is taken by path and only
  * what needs no descriptor is added.  The anchor is closed before return.
  */
-static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
-			      const union xs_kernel_stat *k, int k_from_statx,
-			      struct xstat *buffer, size_t buflen)
+static inline __attribute__((always_inline)) ssize_t
+anchor_steps(const struct xs_target *t, uint64_t request,
+	     const union xs_kernel_stat *k, int k_from_statx,
+	     struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat own;
 	struct xs_anchor a;
@@ -213,6 +214,43 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 		xs_supplement(NULL, request, &st);
 		return deliver(NULL, request, from_statx, &st, buffer, buflen);
 	}
+}
+
+/*
+ * anchor_steps() in four frames, each with what its callers know: the
+ * compiler drops the rules that cannot apply.  stat_by_anchor(): after a
+ * kernel answer taken by path.  The others anchor from the start (no
+ * answer by path before): stat_anchored() for any request,
+ * stat_anchored_plain() for one with no extra result (a generation, a
+ * data version, btime where statx cannot serve), stat_anchored_promise()
+ * for the promise's extras alone (PROMISE_PLAIN()).
+ */
+static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
+			      const union xs_kernel_stat *k, int k_from_statx,
+			      struct xstat *buffer, size_t buflen)
+{
+	return anchor_steps(t, request, k, k_from_statx, buffer, buflen);
+}
+
+static ssize_t stat_anchored(const struct xs_target *t, uint64_t request,
+			     struct xstat *buffer, size_t buflen)
+{
+	return anchor_steps(t, request, NULL, 0, buffer, buflen);
+}
+
+static ssize_t stat_anchored_plain(const struct xs_target *t,
+				   uint64_t request, struct xstat *buffer,
+				   size_t buflen)
+{
+	return anchor_steps(t, request & ~XS_EXTRAS, NULL, 0, buffer, buflen);
+}
+
+static ssize_t stat_anchored_promise(const struct xs_target *t,
+				     uint64_t request, struct xstat *buffer,
+				     size_t buflen)
+{
+	return anchor_steps(t, PROMISE_PLAIN(request), NULL, 0, buffer,
+			    buflen);
 }
 
 /*
@@ -273,8 +311,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 		/* anchor_else below: btime is class (3) */
 		ret = kernel_stat(t, plain, &k, 1);
 		if (ret == -ENOSYS)
-			return stat_by_anchor(t, plain, NULL, 0, buffer,
-					      buflen);
+			return stat_anchored_plain(t, plain, buffer, buflen);
 		if (ret < 0)
 			return ret;
 		return supplement_or_deliver(t, plain, &k, ret, buffer,
@@ -292,8 +329,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 
 		ret = kernel_stat(t, plain, &k, 1);
 		if (ret == -ENOSYS)
-			return stat_by_anchor(t, plain, NULL, 0, buffer,
-					      buflen);
+			return stat_anchored_promise(t, plain, buffer, buflen);
 		if (ret < 0)
 			return ret;
 		return supplement_or_deliver(t, plain, &k, ret, buffer,
@@ -305,7 +341,9 @@ stat_request(const struct xs_target *t, uint64_t request,
 	 * the close, with no statx by path before.
 	 */
 	if (request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION))
-		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
+		return (request & XS_EXTRAS) ?
+		       stat_anchored(t, request, buffer, buflen) :
+		       stat_anchored_plain(t, request, buffer, buflen);
 
 	/*
 	 * fstatat has no class (3) field and no mount ID: where statx cannot
@@ -315,7 +353,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 	anchor_else = !!(request & (XS_CLASS3 | XS_PROMISE_EXTRAS));
 	ret = kernel_stat(t, request, &k, anchor_else);
 	if (ret == -ENOSYS && anchor_else)
-		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
+		return stat_anchored(t, request, buffer, buflen);
 	if (ret < 0)
 		return ret;
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
