@@ -60,11 +60,11 @@ int xs_same_inode(int fd, const struct xs_stat *st)
 }
 
 /* The anchored target of @a, for a descriptor the caller did not open. */
-static void set_target(const struct xs_target *t, struct xs_anchor *a)
+static void set_target(const struct xs_target *t, struct xs_anchor *a, int fd)
 {
-	xs_anchor_set_target(t, a);
+	xs_anchor_set_target(t, a, fd);
 	if (!a->owned) {
-		int fl = fcntl(a->fd, F_GETFL);
+		int fl = fcntl(fd, F_GETFL);
 
 		a->at.own_fd = fl >= 0 && !(fl & O_PATH);
 	}
@@ -94,7 +94,6 @@ static int open_anchor(const struct xs_target *t, int extra)
 int xs_anchor_open_rest(const struct xs_target *t, struct xs_anchor *a,
 			int fd)
 {
-	a->fd = -1;
 	a->owned = 0;
 	if (fd == -EINTR)
 		fd = open_anchor(t, 0);
@@ -102,14 +101,13 @@ int xs_anchor_open_rest(const struct xs_target *t, struct xs_anchor *a,
 		fd = xs_open_eintr(AT_FDCWD, ".", xs_anchor_flags(t));
 	/* "" with AT_EMPTY_PATH on a descriptor: the caller's inode */
 	if (t->is_fd || (t->dfd != AT_FDCWD && empty_path(t, fd))) {
-		a->fd = t->dfd;
+		fd = t->dfd;
 	} else {
 		if (fd < 0)
 			return fd;
-		a->fd = fd;
 		a->owned = 1;
 	}
-	set_target(t, a);
+	set_target(t, a, fd);
 	return 0;
 }
 
@@ -123,9 +121,8 @@ int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a)
 	fd = open_anchor(t, O_DIRECTORY);
 	if (fd < 0)
 		return fd;
-	close(a->fd);
-	a->fd = fd;
-	set_target(t, a);
+	close(a->at.dfd);
+	set_target(t, a, fd);
 	return 0;
 }
 

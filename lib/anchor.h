@@ -13,9 +13,9 @@
 #include "internal.h"
 
 struct xs_anchor {
-	int		fd;	/* O_PATH, or the caller's own; -1: none */
 	int		owned;	/* opened here, closed by xs_anchor_close() */
-	struct xs_target at;	/* { fd, "", AT_EMPTY_PATH ... } */
+	/* { fd, "", AT_EMPTY_PATH ... }: fd O_PATH, or the caller's own */
+	struct xs_target at;
 };
 
 #include <fcntl.h>
@@ -28,11 +28,11 @@ static inline int xs_anchor_flags(const struct xs_target *t)
 	       ((t->flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0);
 }
 
-/* @a's target: its descriptor, "" and AT_EMPTY_PATH; own_fd still 0. */
+/* @a's target: its descriptor @fd, "" and AT_EMPTY_PATH; own_fd still 0. */
 static inline void xs_anchor_set_target(const struct xs_target *t,
-					struct xs_anchor *a)
+					struct xs_anchor *a, int fd)
 {
-	a->at.dfd = a->fd;
+	a->at.dfd = fd;
 	a->at.path = "";
 	a->at.flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT |
 		      (t->flags & (AT_FORCE_ATTR_SYNC | AT_NO_ATTR_SYNC));
@@ -67,9 +67,8 @@ static inline int xs_anchor_open(const struct xs_target *t,
 	if (!t->is_fd) {
 		fd = openat(t->dfd, t->path, xs_anchor_flags(t));
 		if (fd >= 0) {
-			a->fd = fd;
 			a->owned = 1;
-			xs_anchor_set_target(t, a);
+			xs_anchor_set_target(t, a, fd);
 			return 0;
 		}
 		fd = -errno;
@@ -88,7 +87,7 @@ int xs_anchor_automount(const struct xs_target *t, struct xs_anchor *a);
 static inline void xs_anchor_close(struct xs_anchor *a)
 {
 	if (a->owned)
-		close(a->fd);
+		close(a->at.dfd);
 }
 
 /*

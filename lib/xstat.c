@@ -137,16 +137,18 @@ int xs_stat_record_by_name(const struct xs_target *t, uint64_t request,
 	return xs_stat_record(t, request, request, st);
 }
 
-/* Might the anchor have stopped at an automount point statx would mount? */
-static int may_automount(const struct xs_target *t,
-			 const union xs_kernel_stat *k, int from_statx)
+/*
+ * Might the anchor have stopped at an automount point statx would mount?
+ * The answer's own test first: it fails for nearly every file.
+ */
+static inline int may_automount(const struct xs_target *t,
+				const union xs_kernel_stat *k, int from_statx)
 {
-	if (t->flags & AT_NO_AUTOMOUNT)
-		return 0;
-	if (from_statx)
-		return !!(k->sx.stx_attributes & XSTAT_ATTR_AUTOMOUNT);
 	/* fstatat cannot tell: any directory may be one. */
-	return S_ISDIR(k->sb.st_mode);
+	if (from_statx ? !(k->sx.stx_attributes & XSTAT_ATTR_AUTOMOUNT) :
+			 !S_ISDIR(k->sb.st_mode))
+		return 0;
+	return !(t->flags & AT_NO_AUTOMOUNT);
 }
 
 /*
@@ -160,9 +162,10 @@ static int may_automount(const struct xs_target *t,
  * Without an anchor (EMFILE, say) the answer is taken by path and only
  * what needs no descriptor is added.  The anchor is closed before return.
  */
-static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
-			      const union xs_kernel_stat *k, int k_from_statx,
-			      struct xstat *buffer, size_t buflen)
+static inline __attribute__((always_inline)) ssize_t
+anchor_steps(const struct xs_target *t, uint64_t request,
+	     const union xs_kernel_stat *k, int k_from_statx,
+	     struct xstat *buffer, size_t buflen)
 {
 	union xs_kernel_stat own;
 	struct xs_anchor a;
@@ -174,17 +177,21 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 		if (k && !a.owned) {
 			from_statx = k_from_statx;
 		} else {
-			if (k)
+			int again = k != NULL;
+
+			if (again)
 				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
 					     AT_NO_ATTR_SYNC;
 			k = &own;
 			from_statx = kernel_stat(&a.at, request, &own, 0);
-			if (from_statx >= 0 && a.owned &&
-			    may_automount(t, &own, from_statx) &&
+			if (from_statx >= 0 &&
+			    may_automount(t, &own, from_statx) && a.owned &&
 			    xs_anchor_automount(t, &a) == 0)
 				from_statx = kernel_stat(&a.at, request, &own, 0);
-			a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
-				     (t->flags & XS_SYNC_FLAGS);
+			/* The supplements sync as the caller asked. */
+			if (again)
+				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
+					     (t->flags & XS_SYNC_FLAGS);
 		}
 		if (from_statx >= 0) {
 			record(&st, request, k, from_statx);
@@ -207,6 +214,52 @@ static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
 		xs_supplement(NULL, request, &st);
 		return deliver(NULL, request, from_statx, &st, buffer, buflen);
 	}
+}
+
+/*
+ * anchor_steps() in four frames, each with what its callers know: the
+ * compiler drops the rules that cannot apply.  stat_by_anchor(): after a
+ * kernel answer taken by path.  The others anchor from the start (no
+ * answer by path before): stat_anchored() for any request,
+ * stat_anchored_plain() for one with no extra result (a generation, a
+ * data version, btime where statx cannot serve), stat_anchored_promise()
+ * for the promise's extras alone (PROMISE_PLAIN()).
+ */
+static ssize_t stat_by_anchor(const struct xs_target *t, uint64_t request,
+			      const union xs_kernel_stat *k, int k_from_statx,
+			      struct xstat *buffer, size_t buflen)
+{
+	return anchor_steps(t, request, k, k_from_statx, buffer, buflen);
+}
+
+static ssize_t stat_anchored(const struct xs_target *t, uint64_t request,
+			     struct xstat *buffer, size_t buflen)
+{
+	return anchor_steps(t, request, NULL, 0, buffer, buflen);
+}
+
+static ssize_t stat_anchored_plain(const struct xs_target *t,
+				   uint64_t request, struct xstat *buffer,
+				   size_t buflen)
+{
+	/*
+	 * Each caller's branch has a class (3) field: the compiler, told,
+	 * drops the tests for a request with none.
+	 */
+	if (!(request & XS_CLASS3))
+		__builtin_unreachable();
+	return anchor_steps(t, request & ~XS_EXTRAS, NULL, 0, buffer, buflen);
+}
+
+static ssize_t stat_anchored_promise(const struct xs_target *t,
+				     uint64_t request, struct xstat *buffer,
+				     size_t buflen)
+{
+	/* Its caller's branch has a promise: as above. */
+	if (!(request & XS_PROMISE_EXTRAS))
+		__builtin_unreachable();
+	return anchor_steps(t, PROMISE_PLAIN(request), NULL, 0, buffer,
+			    buflen);
 }
 
 /*
@@ -267,8 +320,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 		/* anchor_else below: btime is class (3) */
 		ret = kernel_stat(t, plain, &k, 1);
 		if (ret == -ENOSYS)
-			return stat_by_anchor(t, plain, NULL, 0, buffer,
-					      buflen);
+			return stat_anchored_plain(t, plain, buffer, buflen);
 		if (ret < 0)
 			return ret;
 		return supplement_or_deliver(t, plain, &k, ret, buffer,
@@ -286,8 +338,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 
 		ret = kernel_stat(t, plain, &k, 1);
 		if (ret == -ENOSYS)
-			return stat_by_anchor(t, plain, NULL, 0, buffer,
-					      buflen);
+			return stat_anchored_promise(t, plain, buffer, buflen);
 		if (ret < 0)
 			return ret;
 		return supplement_or_deliver(t, plain, &k, ret, buffer,
@@ -299,7 +350,9 @@ stat_request(const struct xs_target *t, uint64_t request,
 	 * the close, with no statx by path before.
 	 */
 	if (request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION))
-		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
+		return (request & XS_EXTRAS) ?
+		       stat_anchored(t, request, buffer, buflen) :
+		       stat_anchored_plain(t, request, buffer, buflen);
 
 	/*
 	 * fstatat has no class (3) field and no mount ID: where statx cannot
@@ -309,7 +362,7 @@ stat_request(const struct xs_target *t, uint64_t request,
 	anchor_else = !!(request & (XS_CLASS3 | XS_PROMISE_EXTRAS));
 	ret = kernel_stat(t, request, &k, anchor_else);
 	if (ret == -ENOSYS && anchor_else)
-		return stat_by_anchor(t, request, NULL, 0, buffer, buflen);
+		return stat_anchored(t, request, buffer, buflen);
 	if (ret < 0)
 		return ret;
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
