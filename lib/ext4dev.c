@@ -219,11 +219,14 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	d->dev_key = key;
 	d->fs_key = fs->key;
 	d->fs_fd = fs->fd;
-	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &itable, &seq) ||
+	/* A hit's geometry is read into @d as it is: a settled one stays. */
+	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &d->geom, &itable,
+			       &seq) ||
 	    (u.f.err && now_secs() >= u.f.expires)) {
 		ret = learn(s, seq, fs, &u, d);
 		if (ret)
 			return ret;
+		d->geom = u.f.geom;
 		itable = 0;
 	} else if (u.f.err) {
 		return -u.f.err;
@@ -237,19 +240,21 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		}
 		d->fd = fd;
 		d->seq = seq;
-		changed = 0;
-		ret = settled(&u, fs) ? 0 : make_current(fd, fs, &u, &changed);
-		if (ret) {
-			xs_ext4_dev_close(d);
-			return ret;
-		}
-		if (changed) {
-			/* Storing them empties the inode table cache too. */
-			d->seq = xs_ext4_facts_put(s, seq, &u);
-			itable = 0;
+		if (!settled(&u, fs)) {
+			u.f.geom = d->geom;
+			ret = make_current(fd, fs, &u, &changed);
+			if (ret) {
+				xs_ext4_dev_close(d);
+				return ret;
+			}
+			d->geom = u.f.geom;
+			if (changed) {
+				/* Storing them empties the inode table cache. */
+				d->seq = xs_ext4_facts_put(s, seq, &u);
+				itable = 0;
+			}
 		}
 	}
-	d->geom = u.f.geom;
 	d->itable = itable;
 	d->ext4_driver = !!(u.f.flags & F_EXT4_DRIVER);
 	return 0;
@@ -283,7 +288,7 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 	/* The cached facts, with the new geometry, if still those read. */
 	if (d->seq != SEQ_NONE &&
 	    xs_ext4_facts_get(s, key_of(major, minor), d->fs_key, 0, &u,
-			      &itable, &seq) &&
+			      &u.f.geom, &itable, &seq) &&
 	    seq == d->seq && !u.f.err) {
 		u.f.geom = d->geom;
 		u.f.flags |= F_GEOM;
