@@ -301,7 +301,9 @@ int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
 	}
 
 	held = fields_held(t, want, st, &in, dv_ok);
-	note_not_held(st, want & ~held, &in, dv_ok);
+	/* The usual inode holds them all: then no note is looked at. */
+	if (held != want)
+		note_not_held(st, want & ~held, &in, dv_ok);
 	want = held;
 	if (want & XSTAT_REQUEST_BTIME)
 		st->btime = in.crtime;
