@@ -216,7 +216,6 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	d->fd = -1;
 	d->slot = s;
 	d->seq = SEQ_NONE;
-	d->dev_key = key;
 	d->fs_key = fs->key;
 	d->fs_fd = fs->fd;
 	/* A hit's geometry is read into @d as it is: a settled one stays. */
