@@ -307,11 +307,6 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 		if (extra > len - EXT4_GOOD_OLD_INODE || (extra & 3))
 			return -EINVAL;
 	}
-	/* The kernel checks inode checksums only on Linux-made filesystems. */
-	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) && linux_os &&
-	    !inode_csum_ok(g, ino, b, extra))
-		return -EBADMSG;
-
 	in->mode = xs_le16(b + EXT4_I_MODE);
 	in->uid = xs_le16(b + EXT4_I_UID) |
 		  (uint32_t)xs_le16(b + EXT4_I_UID_HI) << 16;
@@ -344,5 +339,12 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	     xs_le32(b + EXT4_I_VERSION_HI) : 0;
 	in->version = in->has_version ?
 		      (xs_le32(b + EXT4_I_VERSION) | (uint64_t)hi << 32) : 0;
+	/*
+	 * The kernel checks inode checksums only on Linux-made filesystems.
+	 * Last, so that no decoded value is kept across the checksum's call.
+	 */
+	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) && linux_os &&
+	    !inode_csum_ok(g, ino, b, extra))
+		return -EBADMSG;
 	return 0;
 }
