@@ -126,15 +126,18 @@ static int lasting(int err)
 	return 0;
 }
 
-/* Is the node at @path now @fs's block device?  0, -ENODEV or -errno. */
-static inline int node_is_device(const char *path, const struct xs_ext4_fs *fs)
+/*
+ * Is the node at @path now the block device @rdev (makedev())?  0,
+ * -ENODEV or -errno.
+ */
+static inline int node_is_device(const char *path, dev_t rdev)
 {
 	struct stat sb;
 	int ret = xs_raw_fstatat(AT_FDCWD, path, &sb, 0);
 
 	if (ret)
 		return ret;
-	return is_the_device(&sb, fs->major, fs->minor) ? 0 : -ENODEV;
+	return is_the_device(&sb, rdev) ? 0 : -ENODEV;
 }
 
 /*
@@ -143,9 +146,9 @@ static inline int node_is_device(const char *path, const struct xs_ext4_fs *fs)
  * regular file bound over it, in this mount namespace), and a FIFO must
  * never be opened, a file never read as the filesystem.  fd or -errno.
  */
-static int open_node(const union fact_words *u, const struct xs_ext4_fs *fs)
+static int open_node(const union fact_words *u)
 {
-	int ret = node_is_device(u->f.path, fs);
+	int ret = node_is_device(u->f.path, u->f.rdev);
 
 	return ret ? ret : xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
 }
@@ -164,10 +167,11 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	memset(u, 0, sizeof(*u));
 	u->f.key = key_of(fs->major, fs->minor);
 	u->f.fs_key = fs->key;
+	u->f.rdev = makedev(fs->major, fs->minor);
 	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
 				  sizeof(u->f.path));
 	if (!ret)
-		ret = node_is_device(u->f.path, fs);
+		ret = node_is_device(u->f.path, u->f.rdev);
 	if (!ret)
 		driver = xs_ext4_driver(u->f.path);
 	if (driver > 0)
@@ -230,7 +234,7 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	} else if (u.f.err) {
 		return -u.f.err;
 	} else {
-		fd = open_node(&u, fs);
+		fd = open_node(&u);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)

@@ -30,6 +30,8 @@
 struct dev_facts {
 	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
 	uint64_t		fs_key;	/* the unique mount ID; 0: none */
+	/* makedev() of the device: its node's st_rdev, as each open checks */
+	uint64_t		rdev;
 	int64_t			expires;	/* of @err, monotonic seconds */
 	int32_t			err;	/* a lasting failure: ext4dev.c */
 	uint32_t		flags;
@@ -148,11 +150,9 @@ uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
 void xs_ext4_facts_drop(struct dev_slot *s, uint32_t seq);
 
 /* ext4dev_read.c: the device's node, driver and superblock. */
-static inline int is_the_device(const struct stat *sb, uint32_t major,
-				uint32_t minor)
+static inline int is_the_device(const struct stat *sb, dev_t rdev)
 {
-	return S_ISBLK(sb->st_mode) && major(sb->st_rdev) == major &&
-	       minor(sb->st_rdev) == minor;
+	return S_ISBLK(sb->st_mode) && sb->st_rdev == rdev;
 }
 
 /* /dev/NAME of a block device from DEVNAME in its sysfs uevent file. */
