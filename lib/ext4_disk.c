@@ -12,6 +12,13 @@
 #include "ext4_disk.h"
 #include "mask.h"
 
+/*
+ * EXT4_FITS() for a field past the first 128 bytes, which every inode
+ * larger than that (mke2fs makes 256) has: the compiler's straight path.
+ */
+#define FITS_USUALLY(extra, off, len) \
+	__builtin_expect(EXT4_FITS(extra, off, len), 1)
+
 static int is_pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
@@ -243,7 +250,8 @@ int xs_ext4_parse_desc(const struct xs_ext4_geom *g, const uint8_t *b,
 /*
  * metadata_csum: crc32c over the inode number, the generation and the
  * whole inode with its checksum fields taken as zero.  The high half
- * exists only when i_extra_isize covers it; otherwise 16 bits compare.
+ * exists only when i_extra_isize covers it (@extra: 0 in a 128-byte
+ * inode, which has no i_extra_isize); otherwise 16 bits compare.
  * The fields are zeroed in place for the CRC and put back after it, so
  * the CRC runs in one call, over the buffer as it is.
  */
@@ -252,8 +260,7 @@ static int inode_csum_ok(const struct xs_ext4_geom *g, uint64_t ino,
 {
 	uint8_t lo[2], hi[2] = { 0, 0 };
 	uint32_t size = g->inode_size, crc, want;
-	int has_hi = size > EXT4_GOOD_OLD_INODE &&
-		     EXT4_FITS(extra, EXT4_I_CSUM_HI, 2);
+	int has_hi = FITS_USUALLY(extra, EXT4_I_CSUM_HI, 2);
 
 	memcpy(lo, b + EXT4_I_CSUM_LO, 2);
 	memset(b + EXT4_I_CSUM_LO, 0, 2);
@@ -285,11 +292,12 @@ static inline int decode_time(const uint8_t *b, uint32_t extra,
 			      unsigned int off, unsigned int xoff,
 			      struct xs_time *t)
 {
-	uint32_t x = EXT4_FITS(extra, xoff, 4) ? xs_le32(b + xoff) : 0;
+	uint32_t x = FITS_USUALLY(extra, xoff, 4) ? xs_le32(b + xoff) : 0;
 
 	t->sec = (int32_t)xs_le32(b + off) + ((int64_t)(x & 3) << 32);
 	t->nsec = x >> 2;
-	return XS_NSEC_VALID(t->nsec);
+	/* A time out of range is a corrupt inode: not the straight path. */
+	return __builtin_expect(XS_NSEC_VALID(t->nsec), 1);
 }
 
 int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
@@ -298,6 +306,7 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 {
 	int linux_os = g->creator_os == EXT4_OS_LINUX;
 	uint32_t extra = 0, hi;
+	int ok;
 
 	if (len != g->inode_size || len < EXT4_GOOD_OLD_INODE ||
 	    ino < 1 || ino > UINT32_MAX)
@@ -307,11 +316,6 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 		if (extra > len - EXT4_GOOD_OLD_INODE || (extra & 3))
 			return -EINVAL;
 	}
-	/* The kernel checks inode checksums only on Linux-made filesystems. */
-	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) && linux_os &&
-	    !inode_csum_ok(g, ino, b, extra))
-		return -EBADMSG;
-
 	in->mode = xs_le16(b + EXT4_I_MODE);
 	in->uid = xs_le16(b + EXT4_I_UID) |
 		  (uint32_t)xs_le16(b + EXT4_I_UID_HI) << 16;
@@ -320,7 +324,7 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	in->links = xs_le16(b + EXT4_I_LINKS);
 	in->generation = xs_le32(b + EXT4_I_GENERATION);
 	/* The kernel reports BTIME exactly when i_crtime fits. */
-	in->has_crtime = EXT4_FITS(extra, EXT4_I_CRTIME, 4) &&
+	in->has_crtime = FITS_USUALLY(extra, EXT4_I_CRTIME, 4) &&
 			 decode_time(b, extra, EXT4_I_CRTIME,
 				     EXT4_I_CRTIME_EXTRA, &in->crtime);
 	/*
@@ -329,10 +333,10 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	 * raw inode against statx's answer with it; the data version's check
 	 * only where it has its nanoseconds (has_ctime).
 	 */
-	in->ctime_ok = decode_time(b, extra, EXT4_I_CTIME, EXT4_I_CTIME_EXTRA,
-				   &in->ctime);
-	in->has_ctime = in->ctime_ok &&
-			EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4);
+	ok = decode_time(b, extra, EXT4_I_CTIME, EXT4_I_CTIME_EXTRA,
+			 &in->ctime);
+	in->ctime_ok = ok;
+	in->has_ctime = ok && EXT4_FITS(extra, EXT4_I_CTIME_EXTRA, 4);
 
 	/*
 	 * i_version lives in osd1 only on Linux; extended-attribute inodes
@@ -340,9 +344,16 @@ int xs_ext4_parse_inode(const struct xs_ext4_geom *g, uint64_t ino,
 	 */
 	in->has_version = linux_os &&
 			  !(xs_le32(b + EXT4_I_FLAGS) & EXT4_EA_INODE_FL);
-	hi = EXT4_FITS(extra, EXT4_I_VERSION_HI, 4) ?
+	hi = FITS_USUALLY(extra, EXT4_I_VERSION_HI, 4) ?
 	     xs_le32(b + EXT4_I_VERSION_HI) : 0;
 	in->version = in->has_version ?
 		      (xs_le32(b + EXT4_I_VERSION) | (uint64_t)hi << 32) : 0;
+	/*
+	 * The kernel checks inode checksums only on Linux-made filesystems.
+	 * Last, so that no decoded value is kept across the checksum's call.
+	 */
+	if ((g->ro_compat & EXT4_RO_COMPAT_METADATA_CSUM) && linux_os &&
+	    !inode_csum_ok(g, ino, b, extra))
+		return -EBADMSG;
 	return 0;
 }

@@ -198,7 +198,8 @@ static inline int xs_ext4_inode_offset(const struct xs_ext4_geom *g,
 /*
  * Decode inode @ino from @len (== g->inode_size) bytes.  -EINVAL: not
  * sane; -EBADMSG: metadata_csum checksum mismatch (possibly a torn read);
- * then @in is not filled.  @buf is written to while the checksum is
+ * after an error nothing in @in may be used (the checksum is tested after
+ * the decode).  @buf is written to while the checksum is
  * computed (its checksum fields zeroed) and holds the same bytes again on
  * return.
  */

@@ -126,15 +126,18 @@ static int lasting(int err)
 	return 0;
 }
 
-/* Is the node at @path now @fs's block device?  0, -ENODEV or -errno. */
-static inline int node_is_device(const char *path, const struct xs_ext4_fs *fs)
+/*
+ * Is the node at @path now the block device @rdev (makedev())?  0,
+ * -ENODEV or -errno.
+ */
+static inline int node_is_device(const char *path, dev_t rdev)
 {
 	struct stat sb;
 	int ret = xs_raw_fstatat(AT_FDCWD, path, &sb, 0);
 
 	if (ret)
 		return ret;
-	return is_the_device(&sb, fs->major, fs->minor) ? 0 : -ENODEV;
+	return is_the_device(&sb, rdev) ? 0 : -ENODEV;
 }
 
 /*
@@ -143,9 +146,9 @@ static inline int node_is_device(const char *path, const struct xs_ext4_fs *fs)
  * regular file bound over it, in this mount namespace), and a FIFO must
  * never be opened, a file never read as the filesystem.  fd or -errno.
  */
-static int open_node(const union fact_words *u, const struct xs_ext4_fs *fs)
+static int open_node(const union fact_words *u)
 {
-	int ret = node_is_device(u->f.path, fs);
+	int ret = node_is_device(u->f.path, u->f.rdev);
 
 	return ret ? ret : xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
 }
@@ -164,10 +167,11 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	memset(u, 0, sizeof(*u));
 	u->f.key = key_of(fs->major, fs->minor);
 	u->f.fs_key = fs->key;
+	u->f.rdev = makedev(fs->major, fs->minor);
 	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
 				  sizeof(u->f.path));
 	if (!ret)
-		ret = node_is_device(u->f.path, fs);
+		ret = node_is_device(u->f.path, u->f.rdev);
 	if (!ret)
 		driver = xs_ext4_driver(u->f.path);
 	if (driver > 0)
@@ -216,19 +220,21 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 	d->fd = -1;
 	d->slot = s;
 	d->seq = SEQ_NONE;
-	d->dev_key = key;
 	d->fs_key = fs->key;
 	d->fs_fd = fs->fd;
-	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &itable, &seq) ||
+	/* A hit's geometry is read into @d as it is: a settled one stays. */
+	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &d->geom, &itable,
+			       &seq) ||
 	    (u.f.err && now_secs() >= u.f.expires)) {
 		ret = learn(s, seq, fs, &u, d);
 		if (ret)
 			return ret;
+		d->geom = u.f.geom;
 		itable = 0;
 	} else if (u.f.err) {
 		return -u.f.err;
 	} else {
-		fd = open_node(&u, fs);
+		fd = open_node(&u);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)
@@ -237,19 +243,21 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 		}
 		d->fd = fd;
 		d->seq = seq;
-		changed = 0;
-		ret = settled(&u, fs) ? 0 : make_current(fd, fs, &u, &changed);
-		if (ret) {
-			xs_ext4_dev_close(d);
-			return ret;
-		}
-		if (changed) {
-			/* Storing them empties the inode table cache too. */
-			d->seq = xs_ext4_facts_put(s, seq, &u);
-			itable = 0;
+		if (!settled(&u, fs)) {
+			u.f.geom = d->geom;
+			ret = make_current(fd, fs, &u, &changed);
+			if (ret) {
+				xs_ext4_dev_close(d);
+				return ret;
+			}
+			d->geom = u.f.geom;
+			if (changed) {
+				/* Storing them empties the inode table cache. */
+				d->seq = xs_ext4_facts_put(s, seq, &u);
+				itable = 0;
+			}
 		}
 	}
-	d->geom = u.f.geom;
 	d->itable = itable;
 	d->ext4_driver = !!(u.f.flags & F_EXT4_DRIVER);
 	return 0;
@@ -283,7 +291,7 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 	/* The cached facts, with the new geometry, if still those read. */
 	if (d->seq != SEQ_NONE &&
 	    xs_ext4_facts_get(s, key_of(major, minor), d->fs_key, 0, &u,
-			      &itable, &seq) &&
+			      &u.f.geom, &itable, &seq) &&
 	    seq == d->seq && !u.f.err) {
 		u.f.geom = d->geom;
 		u.f.flags |= F_GEOM;

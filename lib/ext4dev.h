@@ -42,7 +42,7 @@ struct xs_ext4_dev {
 	/* Where the facts came from: xs_ext4_dev_set_itable() adds to it. */
 	void			*slot;
 	uint32_t		seq;
-	uint64_t		dev_key, fs_key;
+	uint64_t		fs_key;
 	int			fs_fd;	/* @fs->fd: for the f_fsid check */
 };
 

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
@@ -29,6 +30,8 @@
 struct dev_facts {
 	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
 	uint64_t		fs_key;	/* the unique mount ID; 0: none */
+	/* makedev() of the device: its node's st_rdev, as each open checks */
+	uint64_t		rdev;
 	int64_t			expires;	/* of @err, monotonic seconds */
 	int32_t			err;	/* a lasting failure: ext4dev.c */
 	uint32_t		flags;
@@ -87,35 +90,51 @@ static inline int xs_ext4_seq_unchanged(struct dev_slot *s, uint32_t seq)
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
 }
 
+/* The words of struct dev_facts that hold its geometry. */
+#define GEOM_WORD0	(offsetof(struct dev_facts, geom) / sizeof(unsigned long))
+#define GEOM_WORDS	(sizeof(struct xs_ext4_geom) / sizeof(unsigned long))
+_Static_assert(offsetof(struct dev_facts, geom) % sizeof(unsigned long) == 0 &&
+	       sizeof(struct xs_ext4_geom) % sizeof(unsigned long) == 0,
+	       "geometry words");
+
 /*
  * The facts about @key and the inode table block of @ino's group, if the
- * slot holds them and is not being written: 1, else 0 (a miss).  Inline:
- * every raw-inode call and batch starts with it.
+ * slot holds them and is not being written: 1, else 0 (a miss).  The
+ * geometry goes to @g, the rest to @u (@g may be &@u->f.geom): a device
+ * opened takes it there, not copied again.  Inline: every raw-inode call
+ * and batch starts with it.
  */
 static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 				    uint64_t fs_key, uint64_t ino,
-				    union fact_words *u, uint64_t *itable,
+				    union fact_words *u,
+				    struct xs_ext4_geom *g, uint64_t *itable,
 				    uint32_t *seqp)
 {
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
-	unsigned long i;
+	unsigned long i, w;
 	uint64_t e;
 
 	if (seq & 1)
 		return 0;
 	/* Unrolled: the loop's own count and branch would double it. */
 #pragma GCC unroll 32
-	for (i = 0; i < FACT_WORDS; i++)
-		u->w[i] = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
+	for (i = 0; i < FACT_WORDS; i++) {
+		w = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
+		if (i - GEOM_WORD0 < GEOM_WORDS)
+			memcpy((char *)g + (i - GEOM_WORD0) * sizeof(w), &w,
+			       sizeof(w));
+		else
+			u->w[i] = w;
+	}
 	if (!xs_ext4_seq_unchanged(s, seq) || u->f.key != key ||
 	    u->f.fs_key != fs_key)
 		return 0;
 	*seqp = seq;
 	*itable = 0;
 	/* Only a consistent geometry may be divided by. */
-	if (!(u->f.flags & F_GEOM) || ino < 1 || ino > u->f.geom.inodes_count)
+	if (!(u->f.flags & F_GEOM) || ino < 1 || ino > g->inodes_count)
 		return 1;
-	group = xs_ext4_group_of(&u->f.geom, ino);
+	group = xs_ext4_group_of(g, ino);
 	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
 			    __ATOMIC_RELAXED);
 	if (xs_ext4_seq_unchanged(s, seq) &&
@@ -131,11 +150,9 @@ uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
 void xs_ext4_facts_drop(struct dev_slot *s, uint32_t seq);
 
 /* ext4dev_read.c: the device's node, driver and superblock. */
-static inline int is_the_device(const struct stat *sb, uint32_t major,
-				uint32_t minor)
+static inline int is_the_device(const struct stat *sb, dev_t rdev)
 {
-	return S_ISBLK(sb->st_mode) && major(sb->st_rdev) == major &&
-	       minor(sb->st_rdev) == minor;
+	return S_ISBLK(sb->st_mode) && sb->st_rdev == rdev;
 }
 
 /* /dev/NAME of a block device from DEVNAME in its sysfs uevent file. */

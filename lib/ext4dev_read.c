@@ -155,7 +155,7 @@ int xs_ext4_learn_geometry(int fd, uint32_t major, uint32_t minor,
 	ret = xs_raw_fstatat(fd, "", &sb, AT_EMPTY_PATH);
 	if (ret)
 		return ret;
-	if (!is_the_device(&sb, major, minor))
+	if (!is_the_device(&sb, makedev(major, minor)))
 		return -ENODEV;
 	end = lseek(fd, 0, SEEK_END);
 	if (end <= 0)
