@@ -41,10 +41,14 @@ enum bulk_state {
 	BULK_FAILED,	/* err holds the entry's errno */
 };
 
+/*
+ * An entry of the batch.  Its getdents64 record (inode number, type,
+ * name) stays where the kernel wrote it in the batch's name arena
+ * while the batch lives: the entry points at its name there
+ * (bulk_dir.h, bulk_rec()).
+ */
 struct bulk_ent {
 	const char	*name;		/* in the batch's name arena */
-	uint64_t	d_ino;
-	unsigned char	d_type;
 	unsigned char	state;		/* enum bulk_state */
 	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
 	int		err;		/* only where BULK_FAILED */

@@ -90,6 +90,22 @@ struct xstat_dir {
 	}			res;
 };
 
+/* One getdents64 record (the kernel's struct linux_dirent64). */
+struct bulk_dirent64 {
+	uint64_t	d_ino;
+	int64_t		d_off;
+	unsigned short	d_reclen;
+	unsigned char	d_type;
+	char		d_name[];
+};
+
+/* @e's record, in the arena where its name is. */
+static inline const struct bulk_dirent64 *bulk_rec(const struct bulk_ent *e)
+{
+	return (const struct bulk_dirent64 *)
+		(e->name - offsetof(struct bulk_dirent64, d_name));
+}
+
 /* The entry handed out @i-th of the batch. */
 static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)
 {

@@ -83,8 +83,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		len = per_call(d, e);
 
 	d->out.d_name = e->name;
-	d->out.d_ino = e->d_ino;
-	d->out.d_type = e->d_type;
+	d->out.d_ino = bulk_rec(e)->d_ino;
+	d->out.d_type = bulk_rec(e)->d_type;
 	if (len < 0) {
 		memset(&d->res, 0, sizeof(struct xstat));
 		d->out.d_xstat_len = 0;

@@ -16,15 +16,6 @@
 #include "backend_statx.h"
 #include "pipeline.h"
 
-/* One getdents64 record (the kernel's struct linux_dirent64). */
-struct bulk_dirent64 {
-	uint64_t	d_ino;
-	int64_t		d_off;
-	unsigned short	d_reclen;
-	unsigned char	d_type;
-	char		d_name[];
-};
-
 /* The next getdents64 read into @buf; 0 at the end, else bytes or -errno. */
 static long read_dents(const struct xstat_dir *d, char *buf)
 {
@@ -50,7 +41,7 @@ static char *next_read(const struct xstat_dir *d, size_t n)
 
 	if (!n)
 		return d->names;
-	lo = d->ents[0].name - offsetof(struct bulk_dirent64, d_name);
+	lo = (const char *)bulk_rec(&d->ents[0]);
 	if (lo < end) {		/* [lo, end) */
 		if (end + BULK_DENTS <= top)
 			return end;
@@ -99,7 +90,7 @@ static void sort_wide(struct xstat_dir *d)
 	if (!d->wide)
 		return;
 	for (i = 0; i < d->n; i++) {
-		d->wide[i].ino = d->ents[i].d_ino;
+		d->wide[i].ino = bulk_rec(&d->ents[i])->d_ino;
 		d->wide[i].idx = (uint32_t)i;
 	}
 	qsort(d->wide, d->n, sizeof(*d->wide), key_cmp);
@@ -198,8 +189,6 @@ static int collect(struct xstat_dir *d, size_t window)
 			if (is_dot(de->d_name))
 				continue;
 			e->name = de->d_name;
-			e->d_ino = ino;
-			e->d_type = de->d_type;
 			e->state = BULK_PENDING;
 			keys[n] = ino << KEY_IDX_BITS | n;
 			any |= ino;
@@ -303,7 +292,7 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
 	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
-				bulk_nth(d, 0)->d_ino, &dv);
+				bulk_rec(bulk_nth(d, 0))->d_ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
@@ -375,7 +364,7 @@ static int statx_allowed(const struct xstat_dir *d, size_t i)
 
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
 			    xs_statx_request(d->request), &sx) == 0 &&
-	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == e->d_ino;
+	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == bulk_rec(e)->d_ino;
 #else
 	(void)d;
 	(void)i;
