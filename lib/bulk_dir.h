@@ -26,6 +26,8 @@
 #define KEY_IDX_BITS	13
 #define KEY_IDX_MASK	((UINT64_C(1) << KEY_IDX_BITS) - 1)
 _Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
+/* The low bytes of the inode numbers whose values collect() counts. */
+#define KEY_HIST_BYTES	2
 
 struct xstat_dir {
 	int			fd;
@@ -69,6 +71,7 @@ struct xstat_dir {
 	/* the batch, handed out in keys[] order; names where read (arena) */
 	struct bulk_ent		*ents;
 	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
+	uint32_t		hist[KEY_HIST_BYTES][256];	/* the sort's */
 	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
 	size_t			n, next;

@@ -99,36 +99,51 @@ static void sort_wide(struct xstat_dir *d)
 }
 
 /*
- * Sort the window's keys: a stable radix sort, a byte at a time from the
- * lowest, of only the bytes in which its inode numbers differ (@vary:
- * their bits that are not all the same), so that a directory's usual span
- * of inode numbers takes two passes; the indexes below them are in order
- * already.  A pass counts by a byte's varying bits alone (@m: the others
- * are the same in every key), so that a byte of few such bits, the top
- * of a span, clears and sums few counters.
+ * Sort the window's keys: a stable radix sort, a byte of the inode
+ * numbers at a time from the lowest, of only the bytes in which they
+ * differ (@vary: their bits that are not all the same; @all: the bits
+ * set in every one), so that a directory's usual span of inode numbers
+ * takes two passes; the indexes below them are in order already.  The
+ * values of a byte lie between its constant bits alone and those with
+ * all its varying bits set (@m), so that a byte of few varying bits, the
+ * top of a span, sums few counters.  The first KEY_HIST_BYTES bytes are
+ * counted by collect() as it makes the keys (d->hist); a byte above them
+ * is counted here, by its varying bits alone.
  */
-static void sort_keys(struct xstat_dir *d, uint64_t vary)
+static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 {
 	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
-	uint32_t count[256], sum, c;
+	uint32_t more[256], *count, *p, *top, sum, c;
 	size_t i, n = d->n;
-	unsigned shift, m;
+	unsigned byte, shift, bits, m, lo;
 
 	if (vary >> (64 - KEY_IDX_BITS)) {
 		sort_wide(d);
 		return;
 	}
-	vary <<= KEY_IDX_BITS;
-	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
-		m = vary >> shift & 0xff;
-		if (!m)
+	for (byte = 0; byte < 8 && vary >> 8 * byte; byte++) {
+		shift = KEY_IDX_BITS + 8 * byte;
+		bits = vary >> 8 * byte & 0xff;
+		if (!bits)
 			continue;
-		memset(count, 0, (m + 1) * sizeof(count[0]));
-		for (i = 0; i < n; i++)
-			count[src[i] >> shift & m]++;
-		for (sum = 0, i = 0; i <= m; i++) {
-			c = count[i];
-			count[i] = sum;
+		if (byte < KEY_HIST_BYTES) {
+			/* counted by the byte's value: [lo, lo | bits] */
+			count = d->hist[byte];
+			lo = all >> 8 * byte & 0xff & ~bits;
+			m = 0xff;
+		} else {
+			/* counted by its varying bits: [0, bits] */
+			count = more;
+			lo = 0;
+			m = bits;
+			memset(count, 0, (m + 1) * sizeof(count[0]));
+			for (i = 0; i < n; i++)
+				count[src[i] >> shift & m]++;
+		}
+		top = count + (lo | bits);
+		for (sum = 0, p = count + lo; p <= top; p++) {
+			c = *p;
+			*p = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
@@ -154,9 +169,11 @@ static int collect(struct xstat_dir *d, size_t window)
 
 	d->n = 0;
 	d->next = 0;
+	memset(d->hist, 0, sizeof(d->hist));
 	while (n < window) {
 		struct bulk_ent *ents = d->ents;
 		uint64_t *keys = d->keys;
+		uint32_t (*hist)[256] = d->hist;
 		const char *dents = d->dents;
 		size_t pos = d->dpos, len = d->dlen;
 
@@ -191,6 +208,8 @@ static int collect(struct xstat_dir *d, size_t window)
 			e->name = de->d_name;
 			e->state = BULK_PENDING;
 			keys[n] = ino << KEY_IDX_BITS | n;
+			hist[0][ino & 0xff]++;
+			hist[1][ino >> 8 & 0xff]++;
 			any |= ino;
 			all &= ino;
 			n++;
@@ -198,7 +217,7 @@ static int collect(struct xstat_dir *d, size_t window)
 		d->dpos = pos;
 	}
 	d->n = n;
-	sort_keys(d, any & ~all);
+	sort_keys(d, all, any & ~all);
 	return 0;
 }
 
