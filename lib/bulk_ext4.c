@@ -247,7 +247,6 @@ static size_t next_run(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 	size_t j;
 
 	for (j = i; j < n; j++) {
-		ents[j]->state = BULK_PENDING;
 		ino = ents[j]->st->ino;
 		if (ino - lo >= count) {
 			if (span_of(dv, ino, sp)) {

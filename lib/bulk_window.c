@@ -249,10 +249,12 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 }
 /*
  * One entry's kernel answer into e->st, as xstat.c records it (@request:
- * what the batch asks, more than its caller), and which backend gave it.
+ * what the batch asks, more than its caller), and which backend gave it:
+ * 1, the entry left BULK_PENDING (collect()) until its raw inode vouches
+ * for it, or 0 and BULK_FAILED.
  */
-static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
-		       uint64_t request)
+static int stat_entry(struct xstat_dir *d, struct bulk_ent *e,
+		      uint64_t request)
 {
 	int ret;
 
@@ -262,10 +264,10 @@ static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 	if (ret < 0) {
 		e->state = BULK_FAILED;
 		e->err = -ret;
-		return;
+		return 0;
 	}
 	e->from_statx = (unsigned char)ret;
-	e->state = BULK_STATED;
+	return 1;
 }
 
 /*
@@ -294,6 +296,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	int give = d->mnt_facts && ((d->request & XS_DELIVER_READS_ROW) ||
 				    d->mnt_extras);
 	struct xs_bulk_dev dv;
+	struct bulk_ent **order;
+	struct xs_stat *st;
 	size_t i, m = 0;
 	int ret;
 
@@ -316,35 +320,31 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
 		return;
-	for (i = 0; i < d->n; i++) {
+	order = d->order;
+	for (i = 0, st = d->sts; i < d->n; i++, st++) {
 		struct bulk_ent *e = bulk_nth(d, i);
 
-		e->st = &d->sts[i];
-		stat_entry(d, e, request);
-		if (e->state != BULK_STATED)
+		e->st = st;
+		if (!stat_entry(d, e, request))
 			continue;
 		/*
 		 * Another mount of the same filesystem (a bind mount in the
 		 * directory) may map owners otherwise: per call.
 		 */
-		if (e->st->dev_major != d->dev_major ||
-		    e->st->dev_minor != d->dev_minor ||
-		    (e->st->mnt_id_unique && d->mnt_key &&
-		     e->st->mnt_id != d->mnt_key)) {
-			e->state = BULK_PENDING;
+		if (st->dev_major != d->dev_major ||
+		    st->dev_minor != d->dev_minor ||
+		    (st->mnt_id_unique && d->mnt_key &&
+		     st->mnt_id != d->mnt_key))
 			continue;
-		}
 		/*
 		 * Given where the entry's unique mount ID is the directory's
 		 * (tested above: the facts come with a key).
 		 */
-		if (give && e->st->mnt_id_unique)
-			bulk_fs_give(d, e->st);
-		if (need & ~e->st->mask) {
-			e->state = BULK_PENDING;
+		if (give && st->mnt_id_unique)
+			bulk_fs_give(d, st);
+		if (need & ~st->mask)
 			continue;
-		}
-		d->order[m++] = e;
+		order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
 			  d->offs);
