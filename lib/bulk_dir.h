@@ -53,9 +53,12 @@ struct xstat_dir {
 	int			mnt_facts;
 	/*
 	 * This batch's entries are stat'ed by name and given the row above
-	 * (bulk_entry.c, by_name()), and the caller's times to drop then.
+	 * (bulk_entry.c, by_name()), and the caller's times to drop then;
+	 * what their answers must hold, or the per-call pipeline's anchor
+	 * would add it (the request's supplementable bits).
 	 */
 	int			by_name, drop_cmtime;
+	uint64_t		by_name_need;
 	/*
 	 * The extra results that are facts of that mount (its reusable ID)
 	 * or of its filesystem (the lasting name), where asked and had:

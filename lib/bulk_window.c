@@ -444,6 +444,7 @@ static int by_name(struct xstat_dir *d)
 	/* xstat.c's rule (cmtime_unasked()) for an answer from statx */
 	d->drop_cmtime = !(d->request & (XSTAT_REQUEST_CTIME |
 					 XSTAT_REQUEST_MTIME));
+	d->by_name_need = d->request & XS_SUPPLEMENTABLE;
 	return d->mnt_facts && d->fs && !d->remote && entries_by_statx(d);
 }
 
