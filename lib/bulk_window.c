@@ -156,9 +156,12 @@ static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 	d->keys_tmp = dst;
 }
 
+_Static_assert(KEY_HIST_BYTES == 2, "collect() counts two bytes");
+
 /*
  * Take the next window: up to @window entries, reading the directory as
- * needed while the arena has room (next_read()).  The records of one
+ * needed while the arena has room (next_read()), and count the values of
+ * their inode numbers' two low bytes for sort_keys().  The records of one
  * read are taken in locals: the entries' stores cannot then make the
  * compiler read the stream's state again for each record.
  */
