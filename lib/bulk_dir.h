@@ -74,7 +74,8 @@ struct xstat_dir {
 	/* the batch, handed out in keys[] order; names where read (arena) */
 	struct bulk_ent		*ents;
 	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
-	uint32_t		hist[KEY_HIST_BYTES][256];	/* the sort's */
+	/* the sort's counters, zero between windows (bulk_window.c) */
+	uint32_t		hist[KEY_HIST_BYTES][256];
 	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
 	size_t			n, next;

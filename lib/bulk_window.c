@@ -107,9 +107,26 @@ static void sort_wide(struct xstat_dir *d)
  * values of a byte lie between its constant bits alone and those with
  * all its varying bits set (@m), so that a byte of few varying bits, the
  * top of a span, sums few counters.  The first KEY_HIST_BYTES bytes are
- * counted by collect() as it makes the keys (d->hist); a byte above them
- * is counted here, by its varying bits alone.
+ * counted by collect() as it makes the keys (d->hist, all zero before:
+ * clear_hist() zeroes what it counted); a byte above them is counted
+ * here, by its varying bits alone.
  */
+/*
+ * Zero again the counters of d->hist that collect() counted, for the next
+ * window: each byte's values lie in [lo, lo | bits] (sort_keys()).
+ */
+static void clear_hist(struct xstat_dir *d, uint64_t all, uint64_t vary)
+{
+	unsigned byte, bits, lo;
+
+	for (byte = 0; byte < KEY_HIST_BYTES; byte++) {
+		bits = vary >> 8 * byte & 0xff;
+		lo = all >> 8 * byte & 0xff & ~bits;
+		memset(&d->hist[byte][lo], 0,
+		       ((lo | bits) - lo + 1) * sizeof(d->hist[0][0]));
+	}
+}
+
 static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 {
 	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
@@ -119,6 +136,7 @@ static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 
 	if (vary >> (64 - KEY_IDX_BITS)) {
 		sort_wide(d);
+		clear_hist(d, all, vary);
 		return;
 	}
 	for (byte = 0; byte < 8 && vary >> 8 * byte; byte++) {
@@ -154,6 +172,7 @@ static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 	}
 	d->keys = src;
 	d->keys_tmp = dst;
+	clear_hist(d, all, vary);
 }
 
 _Static_assert(KEY_HIST_BYTES == 2, "collect() counts two bytes");
@@ -172,7 +191,6 @@ static int collect(struct xstat_dir *d, size_t window)
 
 	d->n = 0;
 	d->next = 0;
-	memset(d->hist, 0, sizeof(d->hist));
 	while (n < window) {
 		struct bulk_ent *ents = d->ents;
 		uint64_t *keys = d->keys;
