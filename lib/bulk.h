@@ -36,17 +36,20 @@
 
 enum bulk_state {
 	BULK_PENDING,	/* stat it when handed out: xstat() per name */
-	BULK_STATED,	/* st holds the statx answer; raw fields to add */
 	BULK_READY,	/* st is complete but for the non-raw supplements */
 	BULK_FAILED,	/* err holds the entry's errno */
 };
 
+/*
+ * An entry of the batch.  Its getdents64 record (inode number, type,
+ * name) stays where the kernel wrote it in the batch's name arena
+ * while the batch lives: the entry points at its name there
+ * (bulk_dir.h, bulk_rec()).
+ */
 struct bulk_ent {
 	const char	*name;		/* in the batch's name arena */
-	uint64_t	d_ino;
-	unsigned char	d_type;
 	unsigned char	state;		/* enum bulk_state */
-	unsigned char	from_statx;	/* BULK_STATED: the backend that answered */
+	unsigned char	from_statx;	/* st's: the backend that answered */
 	int		err;		/* only where BULK_FAILED */
 	struct xs_stat	*st;		/* only in a raw-read batch */
 };
@@ -91,12 +94,13 @@ void xs_bulk_ext4_close(struct xs_bulk_dev *dv);
 
 /*
  * Add @want (of BTIME, GEN, DATA_VERSION) from the raw inodes to the
- * BULK_STATED entries @ents[0..n), n <= BULK_BATCH, sorted by inode
- * number, all on @dv's filesystem and seen through one mount, idmapped
- * as @idmap_mnt says (xs_ext4_idmap_of(); 0: owners as stored).  Each entry whose raw inode was read
- * and matches its statx answer becomes BULK_READY, every other one
- * BULK_PENDING (the per-call path).  @run is BULK_RUN bytes, @offs room
- * for @n offsets.
+ * entries @ents[0..n), n <= BULK_BATCH, BULK_PENDING with their statx
+ * answers in st, sorted by inode number, all on @dv's filesystem and
+ * seen through one mount, idmapped as @idmap_mnt says
+ * (xs_ext4_idmap_of(); 0: owners as stored).  Each entry whose raw inode
+ * was read and matches its statx answer becomes BULK_READY; every other
+ * one stays BULK_PENDING (the per-call path).  @run is BULK_RUN bytes,
+ * @offs room for @n offsets.
  */
 void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 		       size_t n, uint64_t want, uint64_t idmap_mnt,

@@ -26,6 +26,8 @@
 #define KEY_IDX_BITS	13
 #define KEY_IDX_MASK	((UINT64_C(1) << KEY_IDX_BITS) - 1)
 _Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
+/* The low bytes of the inode numbers whose values collect() counts. */
+#define KEY_HIST_BYTES	2
 
 struct xstat_dir {
 	int			fd;
@@ -51,9 +53,12 @@ struct xstat_dir {
 	int			mnt_facts;
 	/*
 	 * This batch's entries are stat'ed by name and given the row above
-	 * (bulk_entry.c, by_name()), and the caller's times to drop then.
+	 * (bulk_entry.c, by_name()), and the caller's times to drop then;
+	 * what their answers must hold, or the per-call pipeline's anchor
+	 * would add it (the request's supplementable bits).
 	 */
 	int			by_name, drop_cmtime;
+	uint64_t		by_name_need;
 	/*
 	 * The extra results that are facts of that mount (its reusable ID)
 	 * or of its filesystem (the lasting name), where asked and had:
@@ -69,6 +74,8 @@ struct xstat_dir {
 	/* the batch, handed out in keys[] order; names where read (arena) */
 	struct bulk_ent		*ents;
 	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
+	/* the sort's counters, zero between windows (bulk_window.c) */
+	uint32_t		hist[KEY_HIST_BYTES][256];
 	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
 	size_t			n, next;
@@ -89,6 +96,22 @@ struct xstat_dir {
 		unsigned char	bytes[BULK_RESULT];
 	}			res;
 };
+
+/* One getdents64 record (the kernel's struct linux_dirent64). */
+struct bulk_dirent64 {
+	uint64_t	d_ino;
+	int64_t		d_off;
+	unsigned short	d_reclen;
+	unsigned char	d_type;
+	char		d_name[];
+};
+
+/* @e's record, in the arena where its name is. */
+static inline const struct bulk_dirent64 *bulk_rec(const struct bulk_ent *e)
+{
+	return (const struct bulk_dirent64 *)
+		(e->name - offsetof(struct bulk_dirent64, d_name));
+}
 
 /* The entry handed out @i-th of the batch. */
 static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)

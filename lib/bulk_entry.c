@@ -29,7 +29,7 @@ by_name(struct xstat_dir *d, struct bulk_ent *e, ssize_t *len)
 	d->entry.path = e->name;
 	if (xs_stat_record_by_name(&d->entry, d->request, &st) != 1 ||
 	    !st.mnt_id_unique || st.mnt_id != d->mnt_key ||
-	    (d->request & XS_SUPPLEMENTABLE & ~st.mask))
+	    (d->by_name_need & ~st.mask))
 		return 0;
 	bulk_fs_give(d, &st);
 	*len = xs_deliver(NULL, d->request, 1, d->drop_cmtime, &st, &d->res.x,
@@ -83,8 +83,8 @@ void bulk_result_of(struct xstat_dir *d, struct bulk_ent *e)
 		len = per_call(d, e);
 
 	d->out.d_name = e->name;
-	d->out.d_ino = e->d_ino;
-	d->out.d_type = e->d_type;
+	d->out.d_ino = bulk_rec(e)->d_ino;
+	d->out.d_type = bulk_rec(e)->d_type;
 	if (len < 0) {
 		memset(&d->res, 0, sizeof(struct xstat));
 		d->out.d_xstat_len = 0;

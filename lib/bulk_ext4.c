@@ -79,9 +79,8 @@ int xs_bulk_ext4_open(uint32_t major, uint32_t minor, uint64_t mnt_key,
  * @itable (the group's number and the table's block); 0 or -errno, and
  * then no group.  Once per group a batch meets, out of the entries' loop.
  */
-static __attribute__((noinline)) int
-read_itable(const struct xs_bulk_dev *dv, uint64_t ino, uint32_t *group,
-	    uint64_t *itable)
+static int read_itable(const struct xs_bulk_dev *dv, uint64_t ino,
+		       uint32_t *group, uint64_t *itable)
 {
 	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
 	size_t len = dv->dev.geom.desc_size < sizeof(desc) ?
@@ -103,20 +102,51 @@ read_itable(const struct xs_bulk_dev *dv, uint64_t ino, uint32_t *group,
 	return 0;
 }
 
-/* Byte offset of inode @ino; @group/@itable: the last descriptor read. */
-static int inode_offset(const struct xs_bulk_dev *dv, uint64_t ino,
-			uint32_t *group, uint64_t *itable, uint64_t *off)
+/*
+ * The inodes of one group's table that the batch may read: @count of
+ * them from inode @lo on, inode @ino at byte @base + @ino * inode size
+ * (modulo 2^64).  A table is linear, so once the offsets of its first
+ * and last inodes are in bounds (xs_ext4_inode_offset()), so are those
+ * of every inode between them, and an entry in the span costs a compare
+ * and a multiply.  @group and @itable: the last descriptor read
+ * (@group UINT32_MAX: none); @count 0: no span.
+ */
+struct itable_span {
+	uint64_t	lo, count, base;
+	uint64_t	itable;
+	uint32_t	group;
+};
+
+/* The span of @ino's group into @sp; 0 or -errno, and then no span. */
+static __attribute__((noinline)) int
+span_of(const struct xs_bulk_dev *dv, uint64_t ino, struct itable_span *sp)
 {
+	const struct xs_ext4_geom *g = &dv->dev.geom;
+	uint64_t first, last, off, off_last;
 	int ret;
 
-	if (ino < 1 || ino > dv->dev.geom.inodes_count)
+	sp->count = 0;
+	if (ino < 1 || ino > g->inodes_count)
 		return -ERANGE;
-	if (xs_ext4_group_of(&dv->dev.geom, ino) != *group) {
-		ret = read_itable(dv, ino, group, itable);
+	if (xs_ext4_group_of(g, ino) != sp->group) {
+		ret = read_itable(dv, ino, &sp->group, &sp->itable);
 		if (ret)
 			return ret;
 	}
-	return xs_ext4_inode_offset(&dv->dev.geom, ino, *itable, off);
+	first = (uint64_t)sp->group * g->inodes_per_group + 1;
+	last = first + g->inodes_per_group - 1;
+	/* A table that does not fit: each of its inodes on its own. */
+	if (xs_ext4_inode_offset(g, first, sp->itable, &off) ||
+	    xs_ext4_inode_offset(g, last, sp->itable, &off_last)) {
+		ret = xs_ext4_inode_offset(g, ino, sp->itable, &off);
+		if (ret)
+			return ret;
+		first = last = ino;
+	}
+	sp->lo = first;
+	sp->count = last - first + 1;
+	sp->base = off - first * g->inode_size;
+	return 0;
 }
 
 /*
@@ -139,10 +169,12 @@ static int same_inode(const struct xs_ext4_inode *in,
 
 /*
  * One entry from its raw inode at @raw: BULK_READY (1), or left
- * BULK_PENDING (0).
+ * BULK_PENDING (0).  @want: the raw fields asked, @readable those of them
+ * the device can give (a data version only where xs_ext4_dev_dv_ok()).
  */
 static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
-		       uint8_t *raw, uint64_t want, uint64_t idmap_mnt)
+		      uint8_t *raw, uint64_t want, uint64_t readable,
+		      uint64_t idmap_mnt)
 {
 	struct xs_stat *st = e->st;
 	struct xs_ext4_inode in;
@@ -152,16 +184,16 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		return 0;
 
 	want &= ~st->mask;
-	if (want & XSTAT_REQUEST_GEN) {
+	readable &= want;
+	if (readable & XSTAT_REQUEST_GEN) {
 		st->gen = in.generation;
 		st->mask |= XSTAT_REQUEST_GEN;
 	}
-	if ((want & XSTAT_REQUEST_DATA_VERSION) && in.has_version &&
-	    dv->dv_ok) {
+	if ((readable & XSTAT_REQUEST_DATA_VERSION) && in.has_version) {
 		st->data_version = in.version;
 		st->mask |= XSTAT_REQUEST_DATA_VERSION;
 	}
-	if ((want & XSTAT_REQUEST_BTIME) && in.has_crtime) {
+	if ((readable & XSTAT_REQUEST_BTIME) && in.has_crtime) {
 		st->btime = in.crtime;
 		st->mask |= XSTAT_REQUEST_BTIME;
 	}
@@ -172,38 +204,78 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 	return 1;
 }
 
-/*
- * Entries [i, j) whose inodes lie in one window of at most BULK_RUN
- * bytes, starting at the block of @offs[i], with no gap of more than
- * RUN_GAP_BLOCKS: returns j and the bytes to read in *@len.
- */
-static size_t run_end(const struct xs_bulk_dev *dv, const uint64_t *offs,
-		      size_t i, size_t n, uint64_t start, size_t *len)
-{
-	uint64_t bs = dv->dev.geom.block_size, end = start + bs, blk;
-	/* the last block that fits the window (bs <= BULK_RUN: the caller) */
-	uint64_t last = start + BULK_RUN - bs;
-	size_t j;
-
-	for (j = i + 1; j < n; j++) {
-		if (offs[j] == NO_OFFSET)
-			continue;
-		/* a power of two (ext4_disk.c: 1024 << s_log_block_size) */
-		blk = offs[j] & ~(bs - 1);
-		if (blk < start || blk > last ||
-		    blk > end + RUN_GAP_BLOCKS * bs)
-			break;
-		if (blk + bs > end)
-			end = blk + bs;
-	}
-	*len = (size_t)(end - start);
-	return j;
-}
-
 void xs_bulk_ext4_close(struct xs_bulk_dev *dv)
 {
 	xs_ext4_dev_close(&dv->dev);
 	dv->fd = -1;
+}
+
+/*
+ * How far past the block @first of a run [first, end) another block may
+ * start to join it: as far as fits BULK_RUN (bs <= BULK_RUN: the
+ * caller), with no gap of more than RUN_GAP_BLOCKS.
+ */
+static inline uint64_t run_room(uint64_t first, uint64_t end, uint64_t bs)
+{
+	uint64_t room = end - first + RUN_GAP_BLOCKS * bs;
+
+	return room < BULK_RUN - bs ? room : BULK_RUN - bs;
+}
+
+/*
+ * The next run from entry @i on: the entries [i, j) whose inodes lie in
+ * one window of at most BULK_RUN bytes, from the block of the first one
+ * that has an offset, with no gap of more than RUN_GAP_BLOCKS.  Their
+ * offsets into @offs (NO_OFFSET: none) as they are met; returns j, and
+ * the window in *@start and *@len (0: no inode to read).
+ */
+static size_t next_run(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
+		       uint64_t *offs, size_t i, size_t n,
+		       struct itable_span *sp, uint64_t *start, size_t *len)
+{
+	/* a power of two (ext4_disk.c: 1024 << s_log_block_size) */
+	const uint64_t bs = dv->dev.geom.block_size;
+	const uint64_t isize = dv->dev.geom.inode_size;
+	/* the span in locals: span_of() writes *@sp */
+	uint64_t lo = sp->lo, count = sp->count, base = sp->base;
+	/*
+	 * The window [first, end) (end 0: none yet) and its run_room().
+	 * Unsigned: a block before @first never joins.
+	 */
+	uint64_t first = NO_OFFSET, end = 0, room = 0;
+	uint64_t ino, off, blk;
+	size_t j;
+
+	for (j = i; j < n; j++) {
+		ino = ents[j]->st->ino;
+		if (ino - lo >= count) {
+			if (span_of(dv, ino, sp)) {
+				offs[j] = NO_OFFSET;
+				continue;
+			}
+			lo = sp->lo;
+			count = sp->count;
+			base = sp->base;
+		}
+		off = base + ino * isize;
+		offs[j] = off;
+		blk = off & ~(bs - 1);
+		if (blk - first <= room) {
+			if (blk + bs > end) {
+				end = blk + bs;
+				room = run_room(first, end, bs);
+			}
+			continue;
+		}
+		if (end)
+			break;	/* the first entry of the next run */
+		first = blk;
+		end = blk + bs;
+		room = run_room(first, end, bs);
+	}
+	*start = first;
+	*len = end ? (size_t)(end - first) : 0;
+	return j;
 }
 
 /*
@@ -216,26 +288,23 @@ void xs_bulk_ext4_close(struct xs_bulk_dev *dv)
 static unsigned long read_runs(const struct xs_bulk_dev *dv,
 			       struct bulk_ent **ents, size_t n, uint64_t want,
 			       uint64_t idmap_mnt, uint8_t *run,
-			       const uint64_t *offs)
+			       uint64_t *offs, struct itable_span *sp)
 {
+	uint64_t readable = want, start;
 	unsigned long ready = 0;
-	uint64_t start;
 	size_t i, j, k, len;
 
+	if (!dv->dv_ok)
+		readable &= ~XSTAT_REQUEST_DATA_VERSION;
 	for (i = 0; i < n; i = j) {
-		if (offs[i] == NO_OFFSET) {
-			j = i + 1;
-			continue;
-		}
-		start = offs[i] - offs[i] % dv->dev.geom.block_size;
-		j = run_end(dv, offs, i, n, start, &len);
-		if (pread_full(dv, run, len, start))
+		j = next_run(dv, ents, offs, i, n, sp, &start, &len);
+		if (!len || pread_full(dv, run, len, start))
 			continue;	/* these entries: per call */
 		for (k = i; k < j; k++) {
 			if (offs[k] == NO_OFFSET)
 				continue;
 			ready += take_inode(dv, ents[k], run + (offs[k] - start),
-					    want, idmap_mnt);
+					    want, readable, idmap_mnt);
 		}
 	}
 	return ready;
@@ -247,24 +316,16 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 		       size_t n, uint64_t want, uint64_t idmap_mnt,
 		       uint8_t *run, uint64_t *offs)
 {
-	uint64_t itable = 0;
-	uint32_t group = UINT32_MAX;
+	struct itable_span sp = { .group = UINT32_MAX };
 	unsigned long ready;
-	size_t i;
 
 	if (dv->dev.geom.block_size > BULK_RUN || dv->dev.geom.inode_size > BULK_RUN)
 		return;
 	/* The group whose inode table the open found (bounds checked). */
 	if (dv->dev.itable) {
-		itable = dv->dev.itable;
-		group = xs_ext4_group_of(&dv->dev.geom, dv->ino);
+		sp.itable = dv->dev.itable;
+		sp.group = xs_ext4_group_of(&dv->dev.geom, dv->ino);
 	}
-	for (i = 0; i < n; i++) {
-		ents[i]->state = BULK_PENDING;
-		if (inode_offset(dv, ents[i]->st->ino, &group, &itable,
-				 &offs[i]))
-			offs[i] = NO_OFFSET;
-	}
-	ready = read_runs(dv, ents, n, want, idmap_mnt, run, offs);
+	ready = read_runs(dv, ents, n, want, idmap_mnt, run, offs, &sp);
 	__atomic_add_fetch(&xs_bulk_raw_ready, ready, __ATOMIC_RELAXED);
 }

@@ -16,15 +16,6 @@
 #include "backend_statx.h"
 #include "pipeline.h"
 
-/* One getdents64 record (the kernel's struct linux_dirent64). */
-struct bulk_dirent64 {
-	uint64_t	d_ino;
-	int64_t		d_off;
-	unsigned short	d_reclen;
-	unsigned char	d_type;
-	char		d_name[];
-};
-
 /* The next getdents64 read into @buf; 0 at the end, else bytes or -errno. */
 static long read_dents(const struct xstat_dir *d, char *buf)
 {
@@ -50,7 +41,7 @@ static char *next_read(const struct xstat_dir *d, size_t n)
 
 	if (!n)
 		return d->names;
-	lo = d->ents[0].name - offsetof(struct bulk_dirent64, d_name);
+	lo = (const char *)bulk_rec(&d->ents[0]);
 	if (lo < end) {		/* [lo, end) */
 		if (end + BULK_DENTS <= top)
 			return end;
@@ -99,7 +90,7 @@ static void sort_wide(struct xstat_dir *d)
 	if (!d->wide)
 		return;
 	for (i = 0; i < d->n; i++) {
-		d->wide[i].ino = d->ents[i].d_ino;
+		d->wide[i].ino = bulk_rec(&d->ents[i])->d_ino;
 		d->wide[i].idx = (uint32_t)i;
 	}
 	qsort(d->wide, d->n, sizeof(*d->wide), key_cmp);
@@ -108,36 +99,69 @@ static void sort_wide(struct xstat_dir *d)
 }
 
 /*
- * Sort the window's keys: a stable radix sort, a byte at a time from the
- * lowest, of only the bytes in which its inode numbers differ (@vary:
- * their bits that are not all the same), so that a directory's usual span
- * of inode numbers takes two passes; the indexes below them are in order
- * already.  A pass counts by a byte's varying bits alone (@m: the others
- * are the same in every key), so that a byte of few such bits, the top
- * of a span, clears and sums few counters.
+ * Sort the window's keys: a stable radix sort, a byte of the inode
+ * numbers at a time from the lowest, of only the bytes in which they
+ * differ (@vary: their bits that are not all the same; @all: the bits
+ * set in every one), so that a directory's usual span of inode numbers
+ * takes two passes; the indexes below them are in order already.  The
+ * values of a byte lie between its constant bits alone and those with
+ * all its varying bits set (@m), so that a byte of few varying bits, the
+ * top of a span, sums few counters.  The first KEY_HIST_BYTES bytes are
+ * counted by collect() as it makes the keys (d->hist, all zero before:
+ * clear_hist() zeroes what it counted); a byte above them is counted
+ * here, by its varying bits alone.
  */
-static void sort_keys(struct xstat_dir *d, uint64_t vary)
+/*
+ * Zero again the counters of d->hist that collect() counted, for the next
+ * window: each byte's values lie in [lo, lo | bits] (sort_keys()).
+ */
+static void clear_hist(struct xstat_dir *d, uint64_t all, uint64_t vary)
+{
+	unsigned byte, bits, lo;
+
+	for (byte = 0; byte < KEY_HIST_BYTES; byte++) {
+		bits = vary >> 8 * byte & 0xff;
+		lo = all >> 8 * byte & 0xff & ~bits;
+		memset(&d->hist[byte][lo], 0,
+		       ((lo | bits) - lo + 1) * sizeof(d->hist[0][0]));
+	}
+}
+
+static void sort_keys(struct xstat_dir *d, uint64_t all, uint64_t vary)
 {
 	uint64_t *src = d->keys, *dst = d->keys_tmp, *tmp;
-	uint32_t count[256], sum, c;
+	uint32_t more[256], *count, *p, *top, sum, c;
 	size_t i, n = d->n;
-	unsigned shift, m;
+	unsigned byte, shift, bits, m, lo;
 
 	if (vary >> (64 - KEY_IDX_BITS)) {
 		sort_wide(d);
+		clear_hist(d, all, vary);
 		return;
 	}
-	vary <<= KEY_IDX_BITS;
-	for (shift = KEY_IDX_BITS; shift < 64 && vary >> shift; shift += 8) {
-		m = vary >> shift & 0xff;
-		if (!m)
+	for (byte = 0; byte < 8 && vary >> 8 * byte; byte++) {
+		shift = KEY_IDX_BITS + 8 * byte;
+		bits = vary >> 8 * byte & 0xff;
+		if (!bits)
 			continue;
-		memset(count, 0, (m + 1) * sizeof(count[0]));
-		for (i = 0; i < n; i++)
-			count[src[i] >> shift & m]++;
-		for (sum = 0, i = 0; i <= m; i++) {
-			c = count[i];
-			count[i] = sum;
+		if (byte < KEY_HIST_BYTES) {
+			/* counted by the byte's value: [lo, lo | bits] */
+			count = d->hist[byte];
+			lo = all >> 8 * byte & 0xff & ~bits;
+			m = 0xff;
+		} else {
+			/* counted by its varying bits: [0, bits] */
+			count = more;
+			lo = 0;
+			m = bits;
+			memset(count, 0, (m + 1) * sizeof(count[0]));
+			for (i = 0; i < n; i++)
+				count[src[i] >> shift & m]++;
+		}
+		top = count + (lo | bits);
+		for (sum = 0, p = count + lo; p <= top; p++) {
+			c = *p;
+			*p = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
@@ -148,11 +172,15 @@ static void sort_keys(struct xstat_dir *d, uint64_t vary)
 	}
 	d->keys = src;
 	d->keys_tmp = dst;
+	clear_hist(d, all, vary);
 }
+
+_Static_assert(KEY_HIST_BYTES == 2, "collect() counts two bytes");
 
 /*
  * Take the next window: up to @window entries, reading the directory as
- * needed while the arena has room (next_read()).  The records of one
+ * needed while the arena has room (next_read()), and count the values of
+ * their inode numbers' two low bytes for sort_keys().  The records of one
  * read are taken in locals: the entries' stores cannot then make the
  * compiler read the stream's state again for each record.
  */
@@ -166,6 +194,7 @@ static int collect(struct xstat_dir *d, size_t window)
 	while (n < window) {
 		struct bulk_ent *ents = d->ents;
 		uint64_t *keys = d->keys;
+		uint32_t (*hist)[256] = d->hist;
 		const char *dents = d->dents;
 		size_t pos = d->dpos, len = d->dlen;
 
@@ -198,10 +227,10 @@ static int collect(struct xstat_dir *d, size_t window)
 			if (is_dot(de->d_name))
 				continue;
 			e->name = de->d_name;
-			e->d_ino = ino;
-			e->d_type = de->d_type;
 			e->state = BULK_PENDING;
 			keys[n] = ino << KEY_IDX_BITS | n;
+			hist[0][ino & 0xff]++;
+			hist[1][ino >> 8 & 0xff]++;
 			any |= ino;
 			all &= ino;
 			n++;
@@ -209,7 +238,7 @@ static int collect(struct xstat_dir *d, size_t window)
 		d->dpos = pos;
 	}
 	d->n = n;
-	sort_keys(d, any & ~all);
+	sort_keys(d, all, any & ~all);
 	return 0;
 }
 
@@ -241,10 +270,12 @@ static uint64_t raw_wanted(const struct xstat_dir *d, uint64_t request)
 }
 /*
  * One entry's kernel answer into e->st, as xstat.c records it (@request:
- * what the batch asks, more than its caller), and which backend gave it.
+ * what the batch asks, more than its caller), and which backend gave it:
+ * 1, the entry left BULK_PENDING (collect()) until its raw inode vouches
+ * for it, or 0 and BULK_FAILED.
  */
-static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
-		       uint64_t request)
+static int stat_entry(struct xstat_dir *d, struct bulk_ent *e,
+		      uint64_t request)
 {
 	int ret;
 
@@ -254,10 +285,10 @@ static void stat_entry(struct xstat_dir *d, struct bulk_ent *e,
 	if (ret < 0) {
 		e->state = BULK_FAILED;
 		e->err = -ret;
-		return;
+		return 0;
 	}
 	e->from_statx = (unsigned char)ret;
-	e->state = BULK_STATED;
+	return 1;
 }
 
 /*
@@ -286,6 +317,8 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	int give = d->mnt_facts && ((d->request & XS_DELIVER_READS_ROW) ||
 				    d->mnt_extras);
 	struct xs_bulk_dev dv;
+	struct bulk_ent **order;
+	struct xs_stat *st;
 	size_t i, m = 0;
 	int ret;
 
@@ -303,40 +336,36 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
 	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
-				bulk_nth(d, 0)->d_ino, &dv);
+				bulk_rec(bulk_nth(d, 0))->d_ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
 		return;
-	for (i = 0; i < d->n; i++) {
+	order = d->order;
+	for (i = 0, st = d->sts; i < d->n; i++, st++) {
 		struct bulk_ent *e = bulk_nth(d, i);
 
-		e->st = &d->sts[i];
-		stat_entry(d, e, request);
-		if (e->state != BULK_STATED)
+		e->st = st;
+		if (!stat_entry(d, e, request))
 			continue;
 		/*
 		 * Another mount of the same filesystem (a bind mount in the
 		 * directory) may map owners otherwise: per call.
 		 */
-		if (e->st->dev_major != d->dev_major ||
-		    e->st->dev_minor != d->dev_minor ||
-		    (e->st->mnt_id_unique && d->mnt_key &&
-		     e->st->mnt_id != d->mnt_key)) {
-			e->state = BULK_PENDING;
+		if (st->dev_major != d->dev_major ||
+		    st->dev_minor != d->dev_minor ||
+		    (st->mnt_id_unique && d->mnt_key &&
+		     st->mnt_id != d->mnt_key))
 			continue;
-		}
 		/*
 		 * Given where the entry's unique mount ID is the directory's
 		 * (tested above: the facts come with a key).
 		 */
-		if (give && e->st->mnt_id_unique)
-			bulk_fs_give(d, e->st);
-		if (need & ~e->st->mask) {
-			e->state = BULK_PENDING;
+		if (give && st->mnt_id_unique)
+			bulk_fs_give(d, st);
+		if (need & ~st->mask)
 			continue;
-		}
-		d->order[m++] = e;
+		order[m++] = e;
 	}
 	xs_bulk_ext4_read(&dv, d->order, m, want, d->idmap_mnt, d->run,
 			  d->offs);
@@ -375,7 +404,7 @@ static int statx_allowed(const struct xstat_dir *d, size_t i)
 
 	return xs_raw_statx(d->fd, e->name, AT_SYMLINK_NOFOLLOW | d->flags,
 			    xs_statx_request(d->request), &sx) == 0 &&
-	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == e->d_ino;
+	       (sx.stx_mask & XS_STATX_INO) && sx.stx_ino == bulk_rec(e)->d_ino;
 #else
 	(void)d;
 	(void)i;
@@ -436,6 +465,7 @@ static int by_name(struct xstat_dir *d)
 	/* xstat.c's rule (cmtime_unasked()) for an answer from statx */
 	d->drop_cmtime = !(d->request & (XSTAT_REQUEST_CTIME |
 					 XSTAT_REQUEST_MTIME));
+	d->by_name_need = d->request & XS_SUPPLEMENTABLE;
 	return d->mnt_facts && d->fs && !d->remote && entries_by_statx(d);
 }
 
