@@ -9,8 +9,10 @@ JSON-lines part files instead, each line exactly the tool's.
 
 How the work is spread: a task reads one directory, or several small
 sibling directories, with the directory streams of xstat_opendir(3) (in
-C, entered and reported as xstat -r does), and returns their records and
-the subdirectories it found; the client submits those as new tasks.
+C, entered and reported as xstat -r does), and the directories one level
+below them, each started on the worker's threads as soon as its entry is
+read; it returns their records and the subdirectories left below that
+level, which the client submits as new tasks.
 Dask's scheduler places the tasks and moves queued ones from busy workers
 to idle ones (work stealing).  A task's input is only the paths it is to
 read, so a task lost with its worker is run again elsewhere, and its
