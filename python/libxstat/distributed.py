@@ -121,6 +121,17 @@ def _pool(threads: int) -> _t.Any:
         return _pools[threads]
 
 
+def _start_pool(threads: int) -> None:
+    """Every thread of the pool started, before the scan: a thread is
+    started by the call that submits to it, which waits until it runs."""
+    if threads <= 1:
+        return
+    ready = _threading.Barrier(threads + 1)
+    for _ in range(threads):
+        _pool(threads).submit(ready.wait, 10)
+    ready.wait(10)
+
+
 class _Reader:
     """_read()'s state: what the task's reads found, and the directories
     left to a later task."""
@@ -137,7 +148,6 @@ class _Reader:
         self.pool = _pool(threads) if threads > 1 else None
         self.done: _t.Any = queue.SimpleQueue()
         self.started = 0
-        self.lock = _threading.Lock()   # found() runs on every thread
         self.stopped = False    # the task failed: start nothing more
         self.acc: _t.Dict[str, _t.Any] = {
             "subdirs": [], "entries": 0, "errors": 0, "unread": [],
@@ -157,6 +167,11 @@ class _Reader:
         return got, _time.thread_time() - c0
 
     def found(self, subdirs: _t.List[_t.Any]) -> None:
+        """Called by a read with the subdirectories it found: the task's
+        thread takes them (a read goes on at once)."""
+        self.done.put(subdirs)
+
+    def descend(self, subdirs: _t.List[_t.Any]) -> None:
         """Subdirectories within the limit are read here, on another of
         the task's threads; the others are left to a later task."""
         if self.stopped:
@@ -172,9 +187,8 @@ class _Reader:
 
     def start(self, items: _t.List[_t.Any]) -> None:
         for chunk in _chunks(items, self.threads):
-            with self.lock:
-                self.acc["dirs"] += len(chunk)
-                self.started += 1
+            self.acc["dirs"] += len(chunk)
+            self.started += 1
             if self.pool is None:
                 self.done.put(self._scan(chunk))
             else:
@@ -188,11 +202,11 @@ class _Reader:
         try:
             # a read starts its subdirectories' before it ends: all are
             # done when as many have ended as were started
-            while True:
-                with self.lock:
-                    if finished == self.started:
-                        break
+            while finished < self.started:
                 f = self.done.get()
+                if isinstance(f, list):     # found() by a read
+                    self.descend(f)
+                    continue
                 got, cpu = f if self.pool is None else f.result()
                 finished += 1
                 records, subdirs, entries, errors, dbytes, dents, \
@@ -205,7 +219,7 @@ class _Reader:
                 acc["dir_entries"] += dents
                 acc["unread"].extend(unread)
                 acc["cpu"] += cpu
-                self.found(subdirs)
+                self.descend(subdirs)
         except BaseException:
             self.stopped = True
             raise
@@ -507,6 +521,8 @@ class _Walk:
     def _run(self, roots: _t.List[bytes]) -> Summary:
         from distributed import as_completed
 
+        if self.levels:
+            self.client.run(_start_pool, self.task_threads)
         self.s.empty_task_s = _per_task_cost(self.client)
         self.s.per_task_s = self.s.empty_task_s
         t0 = _time.perf_counter()
@@ -681,9 +697,10 @@ def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
     roots alone).  With @out, the records are written as JSON-lines part
     files in that directory (DIR/part-*.jsonl, each line exactly the
     tool's), and the bag reads them.  @batch fixes the entries a task is
-    to hold (default: measured); @progress is called with the running
-    Summary after each task, before the directories it found are
-    submitted; @replace, as for run().
+    to hold (default: measured, and a task reads the directories one
+    level below its own too; with @batch, only its own); @progress is
+    called with the running Summary after each task, before the
+    directories it found are submitted; @replace, as for run().
     """
     import dask.bag as db
 
