@@ -138,20 +138,22 @@ class _Reader:
 
     def __init__(self, fields: int, max_depth: _t.Optional[int],
                  taken: _t.Optional[int], limit: int, threads: int,
-                 sink: _t.Callable[[bytes], None]):
+                 sink: _t.Callable[[bytes], None], fd: int):
         import queue
 
         self.args = (fields, max_depth, taken)
         self.limit = limit
         self.threads = threads
         self.sink = sink
+        self.fd = fd
         self.pool = _pool(threads) if threads > 1 else None
         self.done: _t.Any = queue.SimpleQueue()
         self.started = 0
         self.stopped = False    # the task failed: start nothing more
         self.acc: _t.Dict[str, _t.Any] = {
             "subdirs": [], "entries": 0, "errors": 0, "unread": [],
-            "dirs": 0, "dir_bytes": 0, "dir_entries": 0, "cpu": 0.0}
+            "dirs": 0, "dir_bytes": 0, "dir_entries": 0, "cpu": 0.0,
+            "written": 0}
 
     def _scan(self, work: _t.List[_t.Any]) -> _t.Tuple[_t.Tuple, float]:
         """_scan() @work, records in memory, on a thread of the task's;
@@ -159,11 +161,11 @@ class _Reader:
         soon as its entry is read, for another thread to start on."""
         if self.stopped:
             return None, 0.0
+        if self.pool is None:   # on the task's thread: run() times it
+            # one read at a time: straight into the part file, if any
+            return _c._scan(work, *self.args, self.fd), 0.0
         c0 = _time.thread_time()
-        if self.pool is None:
-            got = _c._scan(work, *self.args)
-        else:
-            got = _c._scan(work, *self.args, -1, self.found)
+        got = _c._scan(work, *self.args, -1, self.found)
         return got, _time.thread_time() - c0
 
     def found(self, subdirs: _t.List[_t.Any]) -> None:
@@ -197,6 +199,7 @@ class _Reader:
 
     def run(self, work: _t.Sequence[_t.Any]) -> _t.Dict[str, _t.Any]:
         acc = self.acc
+        c0 = _time.thread_time()
         self.start(list(work))
         finished = 0
         try:
@@ -211,8 +214,11 @@ class _Reader:
                 finished += 1
                 records, subdirs, entries, errors, dbytes, dents, \
                     unread = got
-                if records:
+                if isinstance(records, int):
+                    acc["written"] += records
+                elif records:
                     self.sink(records)
+                    acc["written"] += len(records)
                 acc["entries"] += entries
                 acc["errors"] += errors
                 acc["dir_bytes"] += dbytes
@@ -223,24 +229,29 @@ class _Reader:
         except BaseException:
             self.stopped = True
             raise
+        # the task's own thread: the records written, and the reads
+        # where it made them itself
+        acc["cpu"] += _time.thread_time() - c0
         return acc
 
 
 def _read(work: _t.Sequence[_t.Any], fields: int,
           max_depth: _t.Optional[int], taken: _t.Optional[int],
           levels: int, threads: int,
-          sink: _t.Callable[[bytes], None]) -> _t.Dict[str, _t.Any]:
+          sink: _t.Callable[[bytes], None],
+          fd: int = -1) -> _t.Dict[str, _t.Any]:
     """Read @work and, below it, every directory up to @levels levels
     under the shallowest of its items, on @threads threads of this
     task's own; each directory's records to @sink (bytes of lines) as it
-    is read.  The subdirectories left are the task's result: which
+    is read, or on one thread, with @fd, written to @fd by _scan().  The subdirectories left are the task's result: which
     directories a task reads depends on its work alone, so a task run
     again reads the same ones (its part file replaces the lost one's).
     Descending here spares the deeper directories the way through the
     scheduler and the client and back, which is on the critical path
     once per level handed over."""
     limit = min(_depth(item) for item in work) + levels
-    return _Reader(fields, max_depth, taken, limit, threads, sink).run(work)
+    return _Reader(fields, max_depth, taken, limit, threads, sink,
+                   fd).run(work)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -267,18 +278,13 @@ def _read_to_part(work: _t.Sequence[_t.Any], fields: int,
                              f"{_os.getpid()}.{_threading.get_ident()}.tmp")
     fd = _os.open(tmp, _os.O_WRONLY | _os.O_CREAT | _os.O_TRUNC |
                   _os.O_CLOEXEC, 0o666)
-    written = 0
     try:
-        def sink(records: bytes) -> None:
-            nonlocal written
-            _write_all(fd, records)
-            written += len(records)
         try:
             got = _read(work, fields, max_depth, taken, levels, threads,
-                        sink)
+                        lambda records: _write_all(fd, records), fd)
         finally:
             _os.close(fd)
-        if written:
+        if got["written"]:
             _os.replace(tmp, final)
             return name, got
     except BaseException:
