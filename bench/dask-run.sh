@@ -25,6 +25,9 @@
 #    run (the kernel keeps what it learns for 30 s, as an NFS client
 #    does); $XD_FUSE_ROUNDS (1) interleaved rounds, medians.
 #
+# $XD_SECTIONS ("1 2 3") chooses the sections run, e.g. XD_SECTIONS=3 for
+# the FUSE row alone.
+#
 # Every worker runs on this machine: a multi-node cluster emulated.
 set -u
 
@@ -49,25 +52,39 @@ export LD_LIBRARY_PATH="$build/lib/.libs"
 export XSTAT_TOOL="$build/tools/.libs/xstat"
 [ -x "$XSTAT_TOOL" ] || XSTAT_TOOL=$build/tools/xstat
 
-# The 100 x 1000 tree.
-mkdir "$work/tree" && (
-	cd "$work/tree" || exit 2
-	for d in $(seq -w 0 99); do
-		mkdir "d$d" && (cd "d$d" && seq -w 0 999 | xargs touch)
-	done
-) || exit 2
+sections=${XD_SECTIONS:-1 2 3}
+run() {
+	case " $sections " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
-trees="$work/tree"
-if [ -f "$linux/Makefile" ]; then
-	trees="$linux $trees"
-else
-	echo "no Linux tree at $linux: unpack /usr/src/linux-source-6.1.tar.xz" >&2
+if run 1 || run 2; then
+	# The 100 x 1000 tree.
+	mkdir "$work/tree" && (
+		cd "$work/tree" || exit 2
+		for d in $(seq -w 0 99); do
+			mkdir "d$d" && (cd "d$d" && seq -w 0 999 | xargs touch)
+		done
+	) || exit 2
+
+	trees="$work/tree"
+	if [ -f "$linux/Makefile" ]; then
+		trees="$linux $trees"
+	else
+		echo "no Linux tree at $linux: unpack" \
+			"/usr/src/linux-source-6.1.tar.xz" >&2
+	fi
 fi
 # shellcheck disable=SC2086
-$py "$top/bench/dask-bench.py" local $trees || exit 1
+if run 1; then
+	$py "$top/bench/dask-bench.py" local $trees || exit 1
+fi
 # shellcheck disable=SC2086
-$py "$top/bench/dask-bench.py" cpu "${XD_ROUNDS:-5}" $trees ${XD_BIG:-} ||
-	exit 1
+if run 2; then
+	$py "$top/bench/dask-bench.py" cpu "${XD_ROUNDS:-5}" $trees \
+		${XD_BIG:-} || exit 1
+fi
+run 3 || exit 0
 
 ${CC:-cc} -O2 -D_FILE_OFFSET_BITS=64 $(pkg-config --cflags fuse3) \
 	"$top/bench/latfs.c" $(pkg-config --libs fuse3) -o "$work/latfs" || exit 2

@@ -65,6 +65,15 @@ struct task {
 	size_t			nsub, subroom;
 	struct unread		*unread;
 	size_t			nunread, unreadroom;
+	/*
+	 * found(subdirs), called with each subdirectory as soon as its
+	 * entry is read (NULL: they are returned at the end), so that
+	 * another thread can start on it while this one reads on.
+	 */
+	PyObject		*found;
+	PyThreadState		*ts;	/* while the GIL is released */
+	PyObject		*ancestors;	/* of the item being read */
+	bool			failed;	/* found() raised: stop */
 };
 
 static bool grow(void **p, size_t *room, size_t n, size_t size)
@@ -208,6 +217,8 @@ static bool check_dir(struct task *t, struct dir_item *d, int fd,
 	return true;
 }
 
+static bool hand_over(struct task *t, const struct dir_item *d);
+
 /* Read @d: a record per entry, its subdirectories in t->sub. */
 static void read_dir(struct task *t, struct dir_item *d)
 {
@@ -255,6 +266,8 @@ static void read_dir(struct task *t, struct dir_item *d)
 		}
 		memcpy(path + plen, e->d_name, nlen + 1);
 		do_entry(t, path, d->depth, e);
+		if (t->found && t->nsub && !hand_over(t, d))
+			break;
 	}
 	t->dir_bytes += size;
 	t->dir_entries += count;
@@ -415,6 +428,26 @@ out:
 	return ret;
 }
 
+/*
+ * The subdirectories in t->sub to t->found, with the GIL held for the
+ * call; false when it raised (t->failed, the exception kept).
+ */
+static bool hand_over(struct task *t, const struct dir_item *d)
+{
+	PyObject *list, *r = NULL;
+
+	PyEval_RestoreThread(t->ts);
+	list = PyList_New(0);
+	if (list && !add_subdirs(t, list, t->ancestors, d))
+		r = PyObject_CallOneArg(t->found, list);
+	Py_XDECREF(list);
+	Py_XDECREF(r);
+	t->failed = !r;
+	free_subdirs(t);
+	t->ts = PyEval_SaveThread();
+	return !t->failed;
+}
+
 /* One item of the work: ("root", path) or ("dir", ...). */
 static int do_item(struct task *t, PyObject *item, PyObject *subdirs)
 {
@@ -437,21 +470,25 @@ static int do_item(struct task *t, PyObject *item, PyObject *subdirs)
 					"path: embedded null byte");
 			return -1;
 		}
-		Py_BEGIN_ALLOW_THREADS
+		t->ancestors = NULL;
+		t->ts = PyEval_SaveThread();
 		read_root(t, &d);
-		Py_END_ALLOW_THREADS
+		PyEval_RestoreThread(t->ts);
 	} else if (!PyUnicode_CompareWithASCIIString(kind, "dir")) {
 		if (dir_item_from(arg, &d, &anc))
 			return -1;
 		ancestors = PyTuple_GET_ITEM(arg, 3);
-		Py_BEGIN_ALLOW_THREADS
+		t->ancestors = ancestors;
+		t->ts = PyEval_SaveThread();
 		read_dir(t, &d);
-		Py_END_ALLOW_THREADS
+		PyEval_RestoreThread(t->ts);
 		PyMem_Free(anc);
 	} else {
 		PyErr_Format(PyExc_ValueError, "unknown work item %R", kind);
 		return -1;
 	}
+	if (t->failed)
+		return -1;
 	ret = add_subdirs(t, subdirs, ancestors, &d);
 	return ret;
 }
@@ -528,6 +565,7 @@ static FILE *open_records(int fd, char **bufp, size_t *lenp, char **iobuf)
 PyObject *xs_scan(PyObject *m, PyObject *args)
 {
 	PyObject *work, *seq = NULL, *max_o, *taken_o, *subdirs = NULL;
+	PyObject *found = Py_None;
 	PyObject *unread = NULL, *records = NULL, *ret = NULL;
 	struct xstat_time taken;
 	struct task t = {
@@ -542,9 +580,18 @@ PyObject *xs_scan(PyObject *m, PyObject *args)
 	int fd = -1, err;
 
 	(void)m;
-	if (!PyArg_ParseTuple(args, "OKOO|i:_scan", &work,
-			      &t.params.request_mask, &max_o, &taken_o, &fd))
+	if (!PyArg_ParseTuple(args, "OKOO|iO:_scan", &work,
+			      &t.params.request_mask, &max_o, &taken_o, &fd,
+			      &found))
 		return NULL;
+	if (found != Py_None) {
+		if (!PyCallable_Check(found)) {
+			PyErr_SetString(PyExc_TypeError,
+					"found must be callable or None");
+			return NULL;
+		}
+		t.found = found;
+	}
 	if (max_o != Py_None) {
 		depth = PyLong_AsLong(max_o);
 		if (depth == -1 && PyErr_Occurred())

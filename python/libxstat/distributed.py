@@ -9,8 +9,10 @@ JSON-lines part files instead, each line exactly the tool's.
 
 How the work is spread: a task reads one directory, or several small
 sibling directories, with the directory streams of xstat_opendir(3) (in
-C, entered and reported as xstat -r does), and returns their records and
-the subdirectories it found; the client submits those as new tasks.
+C, entered and reported as xstat -r does), and the directories one level
+below them, each started on the worker's threads as soon as its entry is
+read; it returns their records and the subdirectories left below that
+level, which the client submits as new tasks.
 Dask's scheduler places the tasks and moves queued ones from busy workers
 to idle ones (work stealing).  A task's input is only the paths it is to
 read, so a task lost with its worker is run again elsewhere, and its
@@ -64,6 +66,8 @@ _MAX_DIRS_PER_TASK = 256
 # pay for a task (Summary.worth_a_task): the scheduling then costs at
 # most about a tenth of the scan.
 _OVERHEAD_SHARE = 10
+# A task reads the directories this many levels below its own (_read()).
+_LEVELS = 1
 
 
 class PathMissingOnWorker(OSError):
@@ -89,13 +93,181 @@ def _part_name(work: _t.Sequence[_t.Any]) -> str:
     return f"part-{h.hexdigest()}.jsonl"
 
 
-def _scan_to_part(work: _t.Sequence[_t.Any], fields: int,
+def _depth(item: _t.Any) -> int:
+    return 0 if item[0] == "root" else item[1][1]
+
+
+def _chunks(items: _t.List[_t.Any], n: int) -> _t.Iterator[_t.List[_t.Any]]:
+    """@items in at most @n runs of about equal length."""
+    size = -(-len(items) // max(n, 1))
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+# The threads that tasks read on (_Reader), one pool per process and
+# size: a worker's tasks share its pool, so that its reads in flight are
+# bounded by its size however many tasks run at once.
+_pools: _t.Dict[int, _t.Any] = {}
+_pools_lock = _threading.Lock()
+
+
+def _pool(threads: int) -> _t.Any:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _pools_lock:
+        if threads not in _pools:
+            _pools[threads] = ThreadPoolExecutor(
+                threads, thread_name_prefix="xstat-read")
+        return _pools[threads]
+
+
+def _start_pool(threads: int) -> None:
+    """Every thread of the pool started, before the scan: a thread is
+    started by the call that submits to it, which waits until it runs."""
+    if threads <= 1:
+        return
+    ready = _threading.Barrier(threads + 1)
+    for _ in range(threads):
+        _pool(threads).submit(ready.wait, 10)
+    ready.wait(10)
+
+
+class _Reader:
+    """_read()'s state: what the task's reads found, and the directories
+    left to a later task."""
+
+    def __init__(self, fields: int, max_depth: _t.Optional[int],
+                 taken: _t.Optional[int], limit: int, threads: int,
+                 sink: _t.Callable[[bytes], None], fd: int):
+        import queue
+
+        self.args = (fields, max_depth, taken)
+        self.limit = limit
+        self.threads = threads
+        self.sink = sink
+        self.fd = fd
+        self.pool = _pool(threads) if threads > 1 else None
+        self.done: _t.Any = queue.SimpleQueue()
+        self.started = 0
+        self.stopped = False    # the task failed: start nothing more
+        self.acc: _t.Dict[str, _t.Any] = {
+            "subdirs": [], "entries": 0, "errors": 0, "unread": [],
+            "dirs": 0, "dir_bytes": 0, "dir_entries": 0, "cpu": 0.0,
+            "written": 0}
+
+    def _scan(self, work: _t.List[_t.Any]) -> _t.Tuple[_t.Tuple, float]:
+        """_scan() @work, records in memory, on a thread of the task's;
+        with more than one, each subdirectory is handed to found() as
+        soon as its entry is read, for another thread to start on."""
+        if self.stopped:
+            return None, 0.0
+        if self.pool is None:   # on the task's thread: run() times it
+            # one read at a time: straight into the part file, if any
+            return _c._scan(work, *self.args, self.fd), 0.0
+        c0 = _time.thread_time()
+        got = _c._scan(work, *self.args, -1, self.found)
+        return got, _time.thread_time() - c0
+
+    def found(self, subdirs: _t.List[_t.Any]) -> None:
+        """Called by a read with the subdirectories it found: the task's
+        thread takes them (a read goes on at once)."""
+        self.done.put(subdirs)
+
+    def descend(self, subdirs: _t.List[_t.Any]) -> None:
+        """Subdirectories within the limit are read here, on another of
+        the task's threads; the others are left to a later task."""
+        if self.stopped:
+            return
+        inner = []
+        for sub in subdirs:
+            if sub[0][1] <= self.limit:
+                inner.append(("dir", sub[0]))
+            else:
+                self.acc["subdirs"].append(sub)
+        if inner:
+            self.start(inner)
+
+    def start(self, items: _t.List[_t.Any]) -> None:
+        for chunk in _chunks(items, self.threads):
+            self.acc["dirs"] += len(chunk)
+            self.started += 1
+            if self.pool is None:
+                self.done.put(self._scan(chunk))
+            else:
+                self.pool.submit(self._scan, chunk).add_done_callback(
+                    self.done.put)
+
+    def run(self, work: _t.Sequence[_t.Any]) -> _t.Dict[str, _t.Any]:
+        acc = self.acc
+        c0 = _time.thread_time()
+        self.start(list(work))
+        finished = 0
+        try:
+            # a read starts its subdirectories' before it ends: all are
+            # done when as many have ended as were started
+            while finished < self.started:
+                f = self.done.get()
+                if isinstance(f, list):     # found() by a read
+                    self.descend(f)
+                    continue
+                got, cpu = f if self.pool is None else f.result()
+                finished += 1
+                records, subdirs, entries, errors, dbytes, dents, \
+                    unread = got
+                if isinstance(records, int):
+                    acc["written"] += records
+                elif records:
+                    self.sink(records)
+                    acc["written"] += len(records)
+                acc["entries"] += entries
+                acc["errors"] += errors
+                acc["dir_bytes"] += dbytes
+                acc["dir_entries"] += dents
+                acc["unread"].extend(unread)
+                acc["cpu"] += cpu
+                self.descend(subdirs)
+        except BaseException:
+            self.stopped = True
+            raise
+        # the task's own thread: the records written, and the reads
+        # where it made them itself
+        acc["cpu"] += _time.thread_time() - c0
+        return acc
+
+
+def _read(work: _t.Sequence[_t.Any], fields: int,
+          max_depth: _t.Optional[int], taken: _t.Optional[int],
+          levels: int, threads: int,
+          sink: _t.Callable[[bytes], None],
+          fd: int = -1) -> _t.Dict[str, _t.Any]:
+    """Read @work and, below it, every directory up to @levels levels
+    under the shallowest of its items, on @threads threads of this
+    task's own; each directory's records to @sink (bytes of lines) as it
+    is read, or on one thread, with @fd, written to @fd by _scan().  The subdirectories left are the task's result: which
+    directories a task reads depends on its work alone, so a task run
+    again reads the same ones (its part file replaces the lost one's).
+    Descending here spares the deeper directories the way through the
+    scheduler and the client and back, which is on the critical path
+    once per level handed over."""
+    limit = min(_depth(item) for item in work) + levels
+    return _Reader(fields, max_depth, taken, limit, threads, sink,
+                   fd).run(work)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[_os.write(fd, view):]
+
+
+def _read_to_part(work: _t.Sequence[_t.Any], fields: int,
                   max_depth: _t.Optional[int], taken: _t.Optional[int],
-                  out: str) -> _t.Tuple[_t.Optional[str], _t.Tuple]:
-    """_scan() @work with its records written to its part file in @out,
+                  levels: int, threads: int,
+                  out: str) -> _t.Tuple[_t.Optional[str], _t.Dict]:
+    """_read() @work with its records written to its part file in @out,
     whole or not at all: under a temporary name, renamed over any earlier
     run's file (none where there are no records).  Returns the part's
-    name and what _scan() returned.  Not synced: a killed worker's data
+    name and what _read() returned.  Not synced: a killed worker's data
     is in the page cache all the same, and a machine that goes down takes
     the scan with it (run it again)."""
     name = _part_name(work)
@@ -108,10 +280,11 @@ def _scan_to_part(work: _t.Sequence[_t.Any], fields: int,
                   _os.O_CLOEXEC, 0o666)
     try:
         try:
-            got = _c._scan(work, fields, max_depth, taken, fd)
+            got = _read(work, fields, max_depth, taken, levels, threads,
+                        lambda records: _write_all(fd, records), fd)
         finally:
             _os.close(fd)
-        if got[0]:
+        if got["written"]:
             _os.replace(tmp, final)
             return name, got
     except BaseException:
@@ -124,30 +297,27 @@ def _scan_to_part(work: _t.Sequence[_t.Any], fields: int,
 def _task(work: _t.Sequence[_t.Any], fields: int,
           max_depth: _t.Optional[int],
           out: _t.Optional[str],
-          taken: _t.Optional[int] = None) -> _t.Dict[str, _t.Any]:
-    """Read the roots and directories of @work, as xstat -r does, in C
-    (the extension's _scan(): the tool's records, written by its JSON
-    writer).  Returns what the client needs (subdirectories, counts,
-    the directories entered but not read, timing) and the records under
-    "lines" unless they went to a part file in @out."""
+          taken: _t.Optional[int] = None, levels: int = 0,
+          threads: int = 1) -> _t.Dict[str, _t.Any]:
+    """Read the roots and directories of @work, and those up to @levels
+    levels below them on @threads threads (_read()), as xstat -r does,
+    in C (the extension's _scan(): the tool's records, written by its
+    JSON writer).  Returns what the client needs (subdirectories left,
+    counts, the directories entered but not read, timing) and the
+    records under "lines" unless they went to a part file in @out."""
     t0 = _time.perf_counter()
-    c0 = _time.thread_time()
     part = lines = None
     if out is not None:
-        part, got = _scan_to_part(work, fields, max_depth, taken, out)
+        part, got = _read_to_part(work, fields, max_depth, taken, levels,
+                                  threads, out)
     else:
-        got = _c._scan(work, fields, max_depth, taken)
+        chunks: _t.List[bytes] = []
+        got = _read(work, fields, max_depth, taken, levels, threads,
+                    chunks.append)
         # one line per record; the writer escapes every other line break
-        lines = got[0].decode("utf-8").split("\n")[:-1]
-    _, subdirs, entries, errors, dir_bytes, dir_entries, unread = got
-    meta = {
-        "subdirs": subdirs, "entries": entries, "errors": errors,
-        "unread": unread, "dirs": len(work), "dir_bytes": dir_bytes,
-        "dir_entries": dir_entries,
-        "elapsed": _time.perf_counter() - t0,
-        "cpu": _time.thread_time() - c0,
-        "worker": _worker_address(), "pid": _os.getpid(), "part": part,
-    }
+        lines = b"".join(chunks).decode("utf-8").split("\n")[:-1]
+    meta = dict(got, elapsed=_time.perf_counter() - t0,
+                worker=_worker_address(), pid=_os.getpid(), part=part)
     return {"meta": meta, "lines": lines}
 
 
@@ -260,7 +430,12 @@ class _Walk:
         self.max_depth = max_depth
         self.out = out
         self.batch = batch
-        self.threads = sum(client.nthreads().values()) or 1
+        nthreads = client.nthreads().values()
+        self.threads = sum(nthreads) or 1
+        # a task reads on as many threads as its worker has
+        self.task_threads = max(nthreads, default=1)
+        # a batch fixed by hand fixes what a task reads: no descent
+        self.levels = _LEVELS if batch is None else 0
         self.inflight = 0       # tasks submitted, not yet learnt from
         self.running: _t.Set[_t.Any] = set()    # what the loop waits for
         self.progress = progress
@@ -305,7 +480,8 @@ class _Walk:
     def _submit(self, work: _t.List[_t.Any], pending: _t.Any) -> None:
         key = "xstat-scan-" + _part_name(work)[5:-6]
         fut = self.client.submit(_task, work, self.fields, self.max_depth,
-                                 self.out, self.taken, key=key, pure=False)
+                                 self.out, self.taken, self.levels,
+                                 self.task_threads, key=key, pure=False)
         if self.out is None:
             self.record_futures.append(
                 self.client.submit(_lines, fut, key=key + "-lines"))
@@ -351,6 +527,8 @@ class _Walk:
     def _run(self, roots: _t.List[bytes]) -> Summary:
         from distributed import as_completed
 
+        if self.levels:
+            self.client.run(_start_pool, self.task_threads)
         self.s.empty_task_s = _per_task_cost(self.client)
         self.s.per_task_s = self.s.empty_task_s
         t0 = _time.perf_counter()
@@ -525,9 +703,10 @@ def scan(paths: _t.Any, client: _t.Any, fields: int = DEFAULT_FIELDS,
     roots alone).  With @out, the records are written as JSON-lines part
     files in that directory (DIR/part-*.jsonl, each line exactly the
     tool's), and the bag reads them.  @batch fixes the entries a task is
-    to hold (default: measured); @progress is called with the running
-    Summary after each task, before the directories it found are
-    submitted; @replace, as for run().
+    to hold (default: measured, and a task reads the directories one
+    level below its own too; with @batch, only its own); @progress is
+    called with the running Summary after each task, before the
+    directories it found are submitted; @replace, as for run().
     """
     import dask.bag as db
 

@@ -281,3 +281,28 @@ def test_unreadable_directory(tree):
     assert len(recs) == len(every) - 4
 
 
+
+
+def test_threads_read_below(tree):
+    """Workers of several threads: a task reads the directories one level
+    below its own on them; the records are still the tool's, once, in
+    part files and in the bag."""
+    root = _tree(os.path.join(tree, "t"), 12, 6)
+    want = _tool(root)
+    space = tempfile.mkdtemp(prefix="xstat-dask-space.")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=4,
+                                       processes=True,
+                                       dashboard_address=":0",
+                                       local_directory=space)
+    try:
+        with distributed.Client(cluster) as c:
+            out = os.path.join(tree, "out")
+            summary, _ = xd.run(root, c, out=out)
+            assert _lines(out) == want
+            # the root's task read its subdirectories too
+            assert summary.tasks < summary.dirs
+            got = xd.scan(root, c).map(json.dumps).compute()
+            assert len(got) == len(want)
+    finally:
+        cluster.close()
+        shutil.rmtree(space, ignore_errors=True)

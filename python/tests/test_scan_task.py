@@ -144,3 +144,41 @@ def test_loop_not_entered(tree):
     assert sub[0] == os.fsencode(os.path.join(d, "inner"))
     assert sub[2] == _ident(os.path.join(d, "inner"))
     assert sub[3] == (_ident(tree), _ident(d))
+
+
+@pytest.mark.parametrize("threads", [1, 4])
+@pytest.mark.parametrize("to_files", [False, True], ids=["lines", "parts"])
+def test_descent_is_the_tools(tree, tmp_path, threads, to_files):
+    """A task that reads one level below its work (on its own threads,
+    each subdirectory started as soon as its entry is read): the same
+    records, once, and the deeper directories left to later tasks."""
+    want, _ = _tool(tree)
+    out = None
+    if to_files:
+        out = str(tmp_path / "out")
+        os.mkdir(out)
+    todo = [("root", os.fsencode(tree))]
+    lines, tasks = [], 0
+    while todo:
+        r = xd._task(todo[:2], FIELDS, None, out, levels=1, threads=threads)
+        todo = todo[2:] + [("dir", d) for d, _ in r["meta"]["subdirs"]]
+        tasks += 1
+        assert all(d[1] >= 2 for d, _ in r["meta"]["subdirs"])
+        if out is None:
+            lines.extend(r["lines"])
+        elif r["meta"]["part"]:
+            with open(os.path.join(out, r["meta"]["part"]),
+                      encoding="utf-8") as f:
+                lines.extend(f.read().splitlines())
+    assert sorted(lines) == want
+    assert tasks < 1 + 5 + 1        # the first read two levels
+
+
+def test_found_that_raises_stops_the_read(tree):
+    """_scan()'s found() raising: the read stops and the error is the
+    call's."""
+    def found(subdirs):
+        raise RuntimeError("stop")
+    with pytest.raises(RuntimeError, match="stop"):
+        xd._c._scan([("root", os.fsencode(tree))], FIELDS, None, None, -1,
+                    found)
