@@ -86,8 +86,14 @@ xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 		st->rdev_minor = minor(sb->st_rdev);
 		mask |= XSTAT_REQUEST_RDEV;
 	}
-	st->dev_major = major(sb->st_dev);
-	st->dev_minor = minor(sb->st_dev);
+	/*
+	 * The kernel encodes st_dev with new_encode_dev(): a major below
+	 * 2^12 and a minor below 2^20, in the low 32 bits, which is all
+	 * major() and minor() find there (their high words stay zero).
+	 */
+	st->dev_major = (uint32_t)(sb->st_dev >> 8) & 0xfff;
+	st->dev_minor = ((uint32_t)sb->st_dev & 0xff) |
+			((uint32_t)(sb->st_dev >> 12) & 0xfff00);
 	/*
 	 * The usual answer, every nanosecond count valid, copied as it is;
 	 * else each time by mask.h's rule.
