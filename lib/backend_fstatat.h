@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "internal.h"
@@ -40,6 +42,30 @@ static inline uint64_t xs_stat_time(struct xs_time *t,
 }
 
 /*
+ * The three times by mask.h's rule, one at a time: the bits of the times
+ * not reported.  Out of line: only an invalid time comes here.
+ */
+static __attribute__((noinline, cold, unused)) uint64_t
+xs_stat_times(struct xs_stat *st, const struct stat *sb)
+{
+	return xs_stat_time(&st->atime, &sb->st_atim, XSTAT_REQUEST_ATIME) |
+	       xs_stat_time(&st->mtime, &sb->st_mtim, XSTAT_REQUEST_MTIME) |
+	       xs_stat_time(&st->ctime, &sb->st_ctim, XSTAT_REQUEST_CTIME);
+}
+
+/*
+ * Where struct timespec is laid out as struct xs_time (64-bit seconds
+ * and nanoseconds: LP64, x32), a valid time is copied whole.
+ */
+#define XS_TIMESPEC_IS_XS_TIME						\
+	(sizeof(struct timespec) == sizeof(struct xs_time) &&		\
+	 offsetof(struct timespec, tv_sec) == offsetof(struct xs_time, sec) && \
+	 sizeof(((struct timespec *)0)->tv_sec) == sizeof(int64_t) &&	\
+	 offsetof(struct timespec, tv_nsec) ==				\
+	 offsetof(struct xs_time, nsec) &&				\
+	 sizeof(((struct timespec *)0)->tv_nsec) == sizeof(uint64_t))
+
+/*
  * fstatat's answer into the record: every member of the kernel's part of
  * @st (internal.h), as statx's.  The sync flags have no fstatat
  * equivalent: stat(2) behaves as AT_STATX_SYNC_AS_STAT.  Inline: the
@@ -60,14 +86,28 @@ xs_stat_from_stat(struct xs_stat *st, const struct stat *sb)
 		st->rdev_minor = minor(sb->st_rdev);
 		mask |= XSTAT_REQUEST_RDEV;
 	}
-	st->dev_major = major(sb->st_dev);
-	st->dev_minor = minor(sb->st_dev);
-	mask &= ~(xs_stat_time(&st->atime, &sb->st_atim,
-			       XSTAT_REQUEST_ATIME) |
-		  xs_stat_time(&st->mtime, &sb->st_mtim,
-			       XSTAT_REQUEST_MTIME) |
-		  xs_stat_time(&st->ctime, &sb->st_ctim,
-			       XSTAT_REQUEST_CTIME));
+	/*
+	 * The kernel encodes st_dev with new_encode_dev(): a major below
+	 * 2^12 and a minor below 2^20, in the low 32 bits, which is all
+	 * major() and minor() find there (their high words stay zero).
+	 */
+	st->dev_major = (uint32_t)(sb->st_dev >> 8) & 0xfff;
+	st->dev_minor = ((uint32_t)sb->st_dev & 0xff) |
+			((uint32_t)(sb->st_dev >> 12) & 0xfff00);
+	/*
+	 * The usual answer, every nanosecond count valid, copied as it is;
+	 * else each time by mask.h's rule.
+	 */
+	if (XS_TIMESPEC_IS_XS_TIME &&
+	    __builtin_expect(XS_NSEC_VALID(sb->st_atim.tv_nsec) &&
+			     XS_NSEC_VALID(sb->st_mtim.tv_nsec) &&
+			     XS_NSEC_VALID(sb->st_ctim.tv_nsec), 1)) {
+		memcpy(&st->atime, &sb->st_atim, sizeof(st->atime));
+		memcpy(&st->mtime, &sb->st_mtim, sizeof(st->mtime));
+		memcpy(&st->ctime, &sb->st_ctim, sizeof(st->ctime));
+	} else {
+		mask &= ~xs_stat_times(st, sb);
+	}
 	st->btime.sec = 0;
 	st->btime.nsec = 0;
 	st->ino = sb->st_ino;

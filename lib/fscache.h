@@ -33,12 +33,10 @@ static inline uint64_t xs_ext4_idmap_of(uint64_t mnt_key, uint32_t fsflags)
 static inline uint64_t xs_fs_key(const struct xs_target *t,
 				 const struct xs_stat *st)
 {
-	uint64_t id = 0;
-
 	if (st->mnt_id_unique)
 		return st->mnt_id;
-	if (t && t->anchored && xs_unique_mnt_id(t, &id) == 0)
-		return id;
+	if (t && t->anchored)
+		return xs_unique_mnt_id(t);
 	return 0;
 }
 

@@ -67,19 +67,24 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 
 /*
  * The unique mount ID alone (Linux 6.12+), for the per-filesystem cache
- * when statx did not give it: 0 or -errno.
+ * when statx did not give it: the ID, or 0 if none was had (the unique
+ * IDs count up from above 0).  Returned, not stored: the caller's only
+ * use is the value.
  */
-int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id)
+uint64_t xs_unique_mnt_id(const struct xs_target *t)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
+	uint64_t id = 0;
 	int ret;
 
 	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
-		return -EINVAL;
-	ret = handle_call(t, &fh, id, XS_AT_HANDLE_MNT_ID_UNIQUE);
+		return 0;
+	ret = handle_call(t, &fh, &id, XS_AT_HANDLE_MNT_ID_UNIQUE);
+	if (ret == 0 || ret == -EOVERFLOW)
+		return id;
 	if (ret == -EINVAL)
 		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
-	return ret == 0 || ret == -EOVERFLOW ? 0 : ret;
+	return 0;
 }
 
 /*

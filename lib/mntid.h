@@ -40,7 +40,7 @@ static inline int xs_handle_take(const struct xs_target *t,
 	return name_to_handle_at(t->dfd, t->path, fh, &id,
 				 xs_handle_flags(t)) ? -errno : 0;
 }
-int xs_unique_mnt_id(const struct xs_target *t, uint64_t *id);
+uint64_t xs_unique_mnt_id(const struct xs_target *t);
 /*
  * The handle into @h and the unique mount ID into *@id, one call (Linux
  * 6.12+): 0 or -errno (-EOVERFLOW: *@id only; -EINVAL: the kernel has no
