@@ -48,15 +48,8 @@ static struct fs_slot fs_slots[FSCACHE_SLOTS];
 static struct fs_slot *slot_of(uint64_t key)
 {
 	uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-	struct fs_slot *s = &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
 
-	/*
-	 * The slot's address in a register of its own: else gcc folds the
-	 * array's PC-relative address into each member's load, one lea per
-	 * member.
-	 */
-	__asm__("" : "+r" (s));
-	return s;
+	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
 }
 
 #define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
