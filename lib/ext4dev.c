@@ -219,11 +219,11 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 
 	d->fd = -1;
 	d->slot = s;
-	d->seq = SEQ_NONE;
 	/* A hit's geometry is read into @d as it is: a settled one stays. */
 	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &d->geom, &itable,
 			       &seq) ||
 	    (u.f.err && now_secs() >= u.f.expires)) {
+		d->seq = SEQ_NONE;
 		ret = learn(s, seq, fs, &u, d);
 		if (ret)
 			return ret;
