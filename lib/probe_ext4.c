@@ -136,7 +136,8 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 	uint64_t itable = ref->itable, ino = st->ino, off;
 	int cached = itable != 0, ret;
 
-	if (ino < 1 || ino > ref->geom.inodes_count)
+	/* 1 <= @ino <= inodes_count: 0 wraps, one unsigned compare. */
+	if (ino - 1 >= ref->geom.inodes_count)
 		return -ERANGE;
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, ino, &itable);
