@@ -139,7 +139,8 @@ int xs_fd_on_procfs(int fd)
 	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
 }
 
-int xs_proc_fd_dir(void)
+/* Inline in this file's reopen and entry naming, which take it per call. */
+static inline __attribute__((always_inline)) int proc_fd_dir(void)
 {
 	int dir;
 
@@ -154,6 +155,11 @@ int xs_proc_fd_dir(void)
 	return dir;
 }
 
+int xs_proc_fd_dir(void)
+{
+	return proc_fd_dir();
+}
+
 int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at)
 {
 	if (!t->anchored)
@@ -165,7 +171,7 @@ int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at)
 		at->proc = -1;
 		return 0;
 	}
-	at->proc = xs_proc_fd_dir();
+	at->proc = proc_fd_dir();
 	if (at->proc < 0)
 		return at->proc;
 	at->dfd = at->proc;
@@ -193,7 +199,7 @@ static int reopen_regular(const struct xs_target *t, const struct xs_stat *st)
 	struct stat sb;
 	int proc, fd;
 
-	proc = xs_proc_fd_dir();
+	proc = proc_fd_dir();
 	if (proc < 0)
 		return proc;
 	xs_fd_name(entry, t->dfd);
