@@ -139,7 +139,8 @@ int xs_fd_on_procfs(int fd)
 	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
 }
 
-int xs_proc_fd_dir(void)
+/* Inline in this file's reopen and entry naming, which take it per call. */
+static inline __attribute__((always_inline)) int proc_fd_dir(void)
 {
 	int dir;
 
@@ -154,6 +155,11 @@ int xs_proc_fd_dir(void)
 	return dir;
 }
 
+int xs_proc_fd_dir(void)
+{
+	return proc_fd_dir();
+}
+
 int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at)
 {
 	if (!t->anchored)
@@ -165,7 +171,7 @@ int xs_anchor_at_get(const struct xs_target *t, struct xs_anchor_at *at)
 		at->proc = -1;
 		return 0;
 	}
-	at->proc = xs_proc_fd_dir();
+	at->proc = proc_fd_dir();
 	if (at->proc < 0)
 		return at->proc;
 	at->dfd = at->proc;
@@ -183,25 +189,27 @@ void xs_anchor_at_put(struct xs_anchor_at *at)
 }
 
 /*
- * The regular file @t anchors (not the caller's own descriptor: see
- * xs_reopen()), opened through its entry in the checked /proc.
+ * The regular file @t anchors, opened through its entry in the checked
+ * /proc: never the caller's own descriptor (xs_reopen() uses that as it
+ * is), so always by the entry, as xs_anchor_at_get() would name it.
  */
 static int reopen_regular(const struct xs_target *t, const struct xs_stat *st)
 {
-	struct xs_anchor_at at;
+	char entry[16];
 	struct stat sb;
-	int fd;
+	int proc, fd;
 
-	fd = xs_anchor_at_get(t, &at);
-	if (fd)
-		return fd;
+	proc = proc_fd_dir();
+	if (proc < 0)
+		return proc;
+	xs_fd_name(entry, t->dfd);
 	/* What the entry names must be the anchor before it is opened. */
-	if (xs_raw_fstatat(at.dfd, at.name, &sb, at.flags) ||
+	if (xs_raw_fstatat(proc, entry, &sb, 0) ||
 	    !S_ISREG(sb.st_mode) || !same_sb(&sb, st))
 		fd = -ESTALE;
 	else
-		fd = xs_open_eintr(at.dfd, at.name, REOPEN_FLAGS);
-	xs_anchor_at_put(&at);
+		fd = xs_open_eintr(proc, entry, REOPEN_FLAGS);
+	close(proc);
 	return fd;
 }
 

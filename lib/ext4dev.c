@@ -208,9 +208,9 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	return 0;
 }
 
-int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
-		     struct xs_ext4_dev *d)
+int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 {
+	const struct xs_ext4_fs *fs = &d->fs;
 	uint64_t key = key_of(fs->major, fs->minor), itable = 0;
 	struct dev_slot *s = xs_ext4_slot_of(key, fs->key);
 	union fact_words u;
@@ -219,13 +219,11 @@ int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
 
 	d->fd = -1;
 	d->slot = s;
-	d->seq = SEQ_NONE;
-	d->fs_key = fs->key;
-	d->fs_fd = fs->fd;
 	/* A hit's geometry is read into @d as it is: a settled one stays. */
 	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &d->geom, &itable,
 			       &seq) ||
 	    (u.f.err && now_secs() >= u.f.expires)) {
+		d->seq = SEQ_NONE;
 		ret = learn(s, seq, fs, &u, d);
 		if (ret)
 			return ret;
@@ -284,18 +282,18 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 	if (xs_ext4_learn_geometry(d->fd, major, minor, &u.f.geom))
 		return 0;
 	/* And the one the file is on (resized), not one made since. */
-	if (d->fs_fd >= 0 && !xs_ext4_fsid_matches(&u.f.geom, d->fs_fd))
+	if (d->fs.fd >= 0 && !xs_ext4_fsid_matches(&u.f.geom, d->fs.fd))
 		return 0;
 	d->geom = u.f.geom;
 	d->itable = 0;
 	/* The cached facts, with the new geometry, if still those read. */
 	if (d->seq != SEQ_NONE &&
-	    xs_ext4_facts_get(s, key_of(major, minor), d->fs_key, 0, &u,
+	    xs_ext4_facts_get(s, key_of(major, minor), d->fs.key, 0, &u,
 			      &u.f.geom, &itable, &seq) &&
 	    seq == d->seq && !u.f.err) {
 		u.f.geom = d->geom;
 		u.f.flags |= F_GEOM;
-		if (d->fs_fd < 0)
+		if (d->fs.fd < 0)
 			u.f.flags &= ~F_PROVEN;
 		else
 			u.f.flags |= F_PROVEN;

@@ -42,12 +42,11 @@ struct xs_ext4_dev {
 	/* Where the facts came from: xs_ext4_dev_set_itable() adds to it. */
 	void			*slot;
 	uint32_t		seq;
-	uint64_t		fs_key;
-	int			fs_fd;	/* @fs->fd: for the f_fsid check */
+	struct xs_ext4_fs	fs;	/* whose device: the caller's */
 };
 
 /*
- * Open the device of @fs for inode @ino with the caller's credentials as
+ * Open the device of @d->fs (filled by the caller) for inode @ino with the caller's credentials as
  * they are now.  0: @d->fd is open (O_CLOEXEC) and @d->geom describes the
  * filesystem on it, which is @fs's (see ext4dev.c for how that is
  * known); xs_ext4_dev_close() must follow within the same call.  A
@@ -56,8 +55,15 @@ struct xs_ext4_dev {
  * ENFILE, ENOMEM) are not remembered here; the next call tries the open
  * again (a call or a stream keeps its own refusal: XS_REFUSED_DEVICE).
  */
-int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
-		     struct xs_ext4_dev *d);
+int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino);
+
+/* The same, for a caller whose @fs is not already @d->fs. */
+static inline int xs_ext4_dev_open(const struct xs_ext4_fs *fs, uint64_t ino,
+				   struct xs_ext4_dev *d)
+{
+	d->fs = *fs;
+	return xs_ext4_dev_open_fs(d, ino);
+}
 
 static inline void xs_ext4_dev_close(struct xs_ext4_dev *d)
 {

@@ -136,7 +136,8 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 	uint64_t itable = ref->itable, ino = st->ino, off;
 	int cached = itable != 0, ret;
 
-	if (ino < 1 || ino > ref->geom.inodes_count)
+	/* 1 <= @ino <= inodes_count: 0 wraps, one unsigned compare. */
+	if (ino - 1 >= ref->geom.inodes_count)
 		return -ERANGE;
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, ino, &itable);
@@ -167,12 +168,14 @@ static int probe_inode(const struct xs_target *t, const struct xs_stat *st,
 		       uint64_t idmap_mnt, uint8_t *raw,
 		       struct xs_ext4_inode *in, int *dv_ok)
 {
-	struct xs_ext4_fs fs = { st->dev_major, st->dev_minor, st->fs_key,
-				 t->anchored ? t->dfd : -1 };
 	struct xs_ext4_dev dev;
 	int ret, attempt;
 
-	ret = xs_ext4_dev_open(&fs, st->ino, &dev);
+	dev.fs.major = st->dev_major;
+	dev.fs.minor = st->dev_minor;
+	dev.fs.key = st->fs_key;
+	dev.fs.fd = t->anchored ? t->dfd : -1;
+	ret = xs_ext4_dev_open_fs(&dev, st->ino);
 	if (ret)
 		return ret;
 	for (attempt = 0;; attempt++) {
