@@ -20,20 +20,12 @@ char *xs_put_u64(char *p, uint64_t v)
 	return p;
 }
 
-/*
- * Its digits counted first, then written from the last: no copy.  One
- * digit (a descriptor below 10) needs no division.
- */
+/* Its digits counted first, then written from the last: no copy. */
 char *xs_fd_name(char *p, int fd)
 {
 	uint32_t v = (uint32_t)fd, w;
 	char *q = p + 1;
 
-	if (v < 10) {
-		p[0] = (char)('0' + v);
-		p[1] = '\0';
-		return p;
-	}
 	for (w = v; w >= 10; w /= 10)
 		q++;
 	*q = '\0';
