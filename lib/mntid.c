@@ -75,14 +75,15 @@ uint64_t xs_unique_mnt_id(const struct xs_target *t)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
 	uint64_t id = 0;
-	int ret;
 
 	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
 		return 0;
-	ret = handle_call(t, &fh, &id, XS_AT_HANDLE_MNT_ID_UNIQUE);
-	if (ret == 0 || ret == -EOVERFLOW)
+	/* With no room for the handle, success is EOVERFLOW. */
+	if (!name_to_handle_at(t->dfd, t->path, &fh, (int *)&id,
+			       XS_AT_HANDLE_MNT_ID_UNIQUE | xs_handle_flags(t)) ||
+	    errno == EOVERFLOW)
 		return id;
-	if (ret == -EINVAL)
+	if (errno == EINVAL)
 		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
 	return 0;
 }
