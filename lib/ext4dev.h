@@ -46,12 +46,13 @@ struct xs_ext4_dev {
 };
 
 /*
- * Open the device of @d->fs (filled by the caller) for inode @ino with the caller's credentials as
- * they are now.  0: @d->fd is open (O_CLOEXEC) and @d->geom describes the
- * filesystem on it, which is @fs's (see ext4dev.c for how that is
+ * Open the device of @d->fs (filled in by the caller) for inode @ino with
+ * the caller's credentials as they are now.  0: @d->fd is open
+ * (O_CLOEXEC) and @d->geom describes the filesystem on it, which is
+ * @d->fs's (see ext4dev.c for how that is
  * known); xs_ext4_dev_close() must follow within the same call.  A
  * negative errno: no probe now (-ESTALE: the device holds another
- * filesystem than @fs).  Refusals (EACCES, EPERM) and shortages (EMFILE,
+ * filesystem than @d->fs).  Refusals (EACCES, EPERM) and shortages (EMFILE,
  * ENFILE, ENOMEM) are not remembered here; the next call tries the open
  * again (a call or a stream keeps its own refusal: XS_REFUSED_DEVICE).
  */
