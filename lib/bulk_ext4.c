@@ -126,7 +126,7 @@ span_of(const struct xs_bulk_dev *dv, uint64_t ino, struct itable_span *sp)
 	int ret;
 
 	sp->count = 0;
-	if (ino < 1 || ino > g->inodes_count)
+	if (!xs_ext4_ino_valid(g, ino))
 		return -ERANGE;
 	if (xs_ext4_group_of(g, ino) != sp->group) {
 		ret = read_itable(dv, ino, &sp->group, &sp->itable);

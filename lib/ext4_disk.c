@@ -190,7 +190,7 @@ int xs_ext4_desc_offset(const struct xs_ext4_geom *g, uint64_t ino,
 	uint32_t group, dblock;
 	uint64_t block, first;
 
-	if (ino < 1 || ino > g->inodes_count)
+	if (!xs_ext4_ino_valid(g, ino))
 		return -ERANGE;
 	group = xs_ext4_group_of(g, ino);
 	dblock = group / per_block;

@@ -143,7 +143,18 @@ struct xs_ext4_inode {
 	uint64_t	version;
 };
 
-/* Block group of inode @ino (1 <= @ino <= g->inodes_count). */
+/*
+ * Is @ino an inode number of the filesystem (1 <= @ino <= inodes_count)?
+ * Every index into its tables is bounded by this first.  Inode 0 wraps:
+ * one unsigned compare.
+ */
+static inline int xs_ext4_ino_valid(const struct xs_ext4_geom *g,
+				    uint64_t ino)
+{
+	return ino - 1 < g->inodes_count;
+}
+
+/* Block group of inode @ino (xs_ext4_ino_valid()). */
 static inline uint32_t xs_ext4_group_of(const struct xs_ext4_geom *g,
 					uint64_t ino)
 {
@@ -185,7 +196,7 @@ static inline int xs_ext4_inode_offset(const struct xs_ext4_geom *g,
 {
 	uint64_t index, end;
 
-	if (ino < 1 || ino > g->inodes_count || itable >= g->blocks_count)
+	if (!xs_ext4_ino_valid(g, ino) || itable >= g->blocks_count)
 		return -ERANGE;
 	index = (ino - 1) % g->inodes_per_group;
 	*off = itable * g->block_size + index * g->inode_size;

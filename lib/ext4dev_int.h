@@ -131,8 +131,8 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 		return 0;
 	*seqp = seq;
 	*itable = 0;
-	/* Only a consistent geometry may be divided by; ino 0 wraps. */
-	if (!(u->f.flags & F_GEOM) || ino - 1 >= g->inodes_count)
+	/* Only a consistent geometry may be divided by. */
+	if (!(u->f.flags & F_GEOM) || !xs_ext4_ino_valid(g, ino))
 		return 1;
 	group = xs_ext4_group_of(g, ino);
 	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],

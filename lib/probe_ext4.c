@@ -136,8 +136,7 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 	uint64_t itable = ref->itable, ino = st->ino, off;
 	int cached = itable != 0, ret;
 
-	/* 1 <= @ino <= inodes_count: 0 wraps, one unsigned compare. */
-	if (ino - 1 >= ref->geom.inodes_count)
+	if (!xs_ext4_ino_valid(&ref->geom, ino))
 		return -ERANGE;
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, ino, &itable);
