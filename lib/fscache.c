@@ -3,21 +3,9 @@
  * Per-filesystem facts: the filesystem type (statfs magic) of each mount
  * seen, and what libxstat learned the filesystem cannot do.
  *
- * Keyed by the unique mount ID (STATX_MNT_ID_UNIQUE, Linux 6.8+, or
- * AT_HANDLE_MNT_ID_UNIQUE, 6.12+), which the kernel never hands out twice
- * while it runs: a filesystem unmounted and re-made on the same device
- * gets a new key, where a dev_t key would have kept the old facts.
- * Without a unique ID nothing is cached and every call looks again.
- *
- * Direct-mapped, fixed size.  Readers take no lock: a slot is a sequence
- * count, a key and the facts, and a reader accepts what it read only if
- * the count was even and unchanged across the read.  A writer claims a
- * slot with one compare-and-swap of its count from even to odd, which
- * also serialises writers of that slot.  Nothing waits: a mutex (even
- * taken with trylock) is not async-signal-safe, and xstat() must be (a
- * handler may run it while this thread is mid-write).  A slot being
- * written means the fact is not cached this time; the next call stores
- * it.
+ * Keyed by the unique mount ID, in a table written and read as
+ * seqslot.h says (which is also why nothing waits in here): without a
+ * unique ID nothing is cached and every call looks again.
  *
  * Only facts about the filesystem are recorded, never an answer about one
  * file; see xs_fs_set_flag().
@@ -33,80 +21,72 @@
 #include "fscache.h"
 #include "mntid.h"
 #include "rawsys.h"
+#include "seqslot.h"
 
-#define FSCACHE_SLOTS	64	/* a power of two */
+#define FSCACHE_BITS	6	/* 64 slots */
+
+/* A slot's words: magic | flags << 32, and xs_fs_of(magic). */
+enum { FS_VALUE, FS_ROW, FS_WORDS };
 
 struct fs_slot {
-	uint64_t	seq;	/* odd while being written */
-	uint64_t	key;	/* unique mount ID, 0 = empty */
-	uint64_t	value;	/* magic | flags << 32 */
-	const struct xs_fs *row;	/* xs_fs_of(magic) */
+	struct xs_seqslot	head;
+	uint64_t		word[FS_WORDS];
 };
+_Static_assert(FS_WORDS <= XS_SEQSLOT_WORDS, "seqslot.h reads that many");
 
-static struct fs_slot fs_slots[FSCACHE_SLOTS];
+static struct fs_slot fs_slots[1 << FSCACHE_BITS];
 
-static struct fs_slot *slot_of(uint64_t key)
+static inline __attribute__((always_inline)) struct fs_slot *
+slot_of(uint64_t key)
 {
-	uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-
-	return &fs_slots[h >> 58 & (FSCACHE_SLOTS - 1)];
+	return &fs_slots[xs_seqslot_index(key, FSCACHE_BITS)];
 }
-
-#define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
-#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
 /* 1 and the slot's facts for @key and their row, or 0. */
 static inline __attribute__((always_inline)) int
-slot_read(struct fs_slot *s, uint64_t key, uint64_t *value,
-	  const struct xs_fs **row)
+slot_read(uint64_t key, uint64_t *value, const struct xs_fs **row)
 {
-	uint64_t seq = LOAD(&s->seq), v;
-	const struct xs_fs *r;
+	struct fs_slot *s = slot_of(key);
+	uint64_t w[FS_WORDS];
 
-	if ((seq & 1) || LOAD(&s->key) != key)
+	if (!xs_seqslot_read(&s->head, key, s->word, w, FS_WORDS))
 		return 0;
-	v = LOAD(&s->value);
-	r = LOAD(&s->row);
-	if (LOAD(&s->seq) != seq)
-		return 0;
-	*value = v;
-	*row = r;
+	*value = w[FS_VALUE];
+	*row = (const struct xs_fs *)(uintptr_t)w[FS_ROW];
 	return 1;
 }
 
 /*
- * Store, or merge into what is stored for @key: @flags are added.
- * Skipped when the slot is being written (by another thread, or by the
- * code this thread's signal handler interrupted).
+ * Store, or merge into what is stored for @key: @flags are added, and
+ * a @magic of 0 keeps the magic and row stored (with none stored,
+ * nothing is).  The row is looked up before the claim: no call is made
+ * while the slot is held.
  */
 static void store(uint64_t key, uint32_t magic, uint32_t flags)
 {
 	struct fs_slot *s = slot_of(key);
-	uint64_t seq, value;
+	uint64_t seq, w[FS_WORDS];
+	const struct xs_fs *row;
 
 	if (!key)
 		return;
-	seq = LOAD(&s->seq);
-	/* The claim: odd count, ours alone until it is even again. */
-	if ((seq & 1) ||
-	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	row = magic ? xs_fs_of(magic) : NULL;
+	if (!xs_seqslot_claim(&s->head, &seq))
 		return;
-	if (LOAD(&s->key) == key) {
-		value = LOAD(&s->value);
-		if (!magic)
-			magic = (uint32_t)value;
-		flags |= (uint32_t)(value >> 32);
+	if (xs_seqslot_held(&s->head, key, s->word, w, FS_WORDS)) {
+		if (!magic) {
+			magic = (uint32_t)w[FS_VALUE];
+			row = (const struct xs_fs *)(uintptr_t)w[FS_ROW];
+		}
+		flags |= (uint32_t)(w[FS_VALUE] >> 32);
 	}
-	if (magic) {
-		STORE(&s->key, key);
-		STORE(&s->value, magic | (uint64_t)flags << 32);
-		STORE(&s->row, xs_fs_of(magic));
-		STORE(&s->seq, seq + 2);
-	} else {
-		/* Nothing written: readers' snapshots remain valid. */
-		STORE(&s->seq, seq);
+	if (!magic) {
+		xs_seqslot_abandon(&s->head, seq);
+		return;
 	}
+	w[FS_VALUE] = magic | (uint64_t)flags << 32;
+	w[FS_ROW] = (uintptr_t)row;
+	xs_seqslot_publish(&s->head, seq, key, s->word, w, FS_WORDS);
 }
 
 void xs_fs_remember(uint64_t mnt_key, uint32_t magic)
@@ -120,7 +100,7 @@ static uint32_t magic_cached(uint64_t mnt_key, uint32_t *fsflags)
 	const struct xs_fs *row;
 	uint64_t value;
 
-	if (mnt_key && slot_read(slot_of(mnt_key), mnt_key, &value, &row)) {
+	if (mnt_key && slot_read(mnt_key, &value, &row)) {
 		*fsflags = (uint32_t)(value >> 32);
 		return (uint32_t)value;
 	}
@@ -230,22 +210,21 @@ const struct xs_fs *xs_fs_row_resolve(const struct xs_target *t,
 	if (!st->fs_key)
 		st->fs_key = xs_fs_key(NULL, st);
 	/* A slot is stored only with a magic, and its row with it. */
-	if (!st->fs_key || !slot_read(slot_of(st->fs_key), st->fs_key,
-				      &value, &st->fs))
+	if (!st->fs_key || !slot_read(st->fs_key, &value, &st->fs))
 		return row_looked_up(t, st);
 	st->fsflags = (uint32_t)(value >> 32);
 	return resolved(st, st->fs);
 }
 
 /*
- * Record a fact about @st's filesystem (and in the row @st carries).  The rule for every caller: only
- * an answer that holds for every file of the filesystem becomes a flag
- * here (the filesystem has no such ioctl: ENOTTY).  A refusal (EPERM) is
- * not one: it belongs to the calling thread's credentials of the moment,
- * which another thread or the next call need not share.  An answer
- * about one file - this inode has no creation time, no such xattr, is a
- * symlink that cannot be opened - never does: it would clear the field
- * for every other file.
+ * Record a fact about @st's filesystem (and in the row @st carries).  The
+ * rule for every caller: only an answer that holds for every file of the
+ * filesystem becomes a flag here (the filesystem has no such ioctl:
+ * ENOTTY).  A refusal (EPERM) is not one: it belongs to the calling
+ * thread's credentials of the moment, which another thread or the next
+ * call need not share.  An answer about one file - this inode has no
+ * creation time, no such xattr, is a symlink that cannot be opened -
+ * never does: it would clear the field for every other file.
  */
 void xs_fs_set_flag(struct xs_stat *st, uint32_t flag)
 {

@@ -15,11 +15,9 @@
  *    f_fsid is taken only where it is made from the UUID.
  *
  * The answer is a fact of the filesystem: it is kept per mount, keyed by
- * the unique mount ID (never reused while the kernel runs), in a small
- * table (with st_dev: the subvolumes of one btrfs mount have names of
- * their own) written and read like fscache.c's (a sequence count per slot, no
- * lock, so xstat() stays async-signal-safe).  Without a unique mount ID
- * every call probes again.
+ * the unique mount ID, in a small table written and read as seqslot.h
+ * says (with st_dev: the subvolumes of one btrfs mount have names of
+ * their own).  Without a unique mount ID every call probes again.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -32,6 +30,7 @@
 #include "anchor.h"
 #include "fscache.h"
 #include "result.h"
+#include "seqslot.h"
 
 /* <linux/fs.h> of 6.5: struct fsuuid2 and FS_IOC_GETFSUUID. */
 struct xs_fsuuid2 {
@@ -40,25 +39,23 @@ struct xs_fsuuid2 {
 };
 #define XS_FS_IOC_GETFSUUID	_IOR(0x15, 0, struct xs_fsuuid2)
 
-#define FSID_SLOTS	16	/* a power of two */
+#define FSID_BITS	4	/* 16 slots */
+
+/* A slot's words: st_dev (btrfs subvolumes share a mount), the name. */
+enum { FSID_DEV, FSID_ID0, FSID_ID1, FSID_SOURCE, FSID_WORDS };
 
 struct fsid_slot {
-	uint64_t	seq;	/* odd while being written */
-	uint64_t	key;	/* unique mount ID, 0 = empty */
-	uint64_t	dev;	/* st_dev: btrfs subvolumes share a mount */
-	uint64_t	id[2];
-	uint64_t	source;
+	struct xs_seqslot	head;
+	uint64_t		word[FSID_WORDS];
 };
+_Static_assert(FSID_WORDS <= XS_SEQSLOT_WORDS, "seqslot.h reads that many");
 
-static struct fsid_slot fsid_slots[FSID_SLOTS];
+static struct fsid_slot fsid_slots[1 << FSID_BITS];
 
-#define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
-#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
-
-static struct fsid_slot *slot_of(uint64_t key)
+static inline __attribute__((always_inline)) struct fsid_slot *
+slot_of(uint64_t key)
 {
-	return &fsid_slots[(key * 0x9E3779B97F4A7C15ULL) >> 60 &
-			   (FSID_SLOTS - 1)];
+	return &fsid_slots[xs_seqslot_index(key, FSID_BITS)];
 }
 
 static uint64_t key_of(const struct xs_stat *st)
@@ -87,25 +84,20 @@ static void set(struct xs_stat *st, const uint64_t id[2], uint32_t source)
 	st->mask |= XSTAT_REQUEST_FS_ID;
 }
 
-/* Inline in xs_fs_id_get() too: a mount's later calls find it with no call. */
+/*
+ * Inline in xs_fs_id_get() too: a mount's later calls find it with no
+ * call.
+ */
 static inline __attribute__((always_inline)) int
 fs_id_cached(struct xs_stat *st)
 {
-	uint64_t key = key_of(st), seq, id[2], source;
-	struct fsid_slot *s;
+	uint64_t key = key_of(st), w[FSID_WORDS];
+	struct fsid_slot *s = slot_of(key);
 
-	if (!key)
+	if (!key || !xs_seqslot_read(&s->head, key, s->word, w, FSID_WORDS) ||
+	    w[FSID_DEV] != dev_of(st))
 		return -ENOENT;
-	s = slot_of(key);
-	seq = LOAD(&s->seq);
-	if ((seq & 1) || LOAD(&s->key) != key || LOAD(&s->dev) != dev_of(st))
-		return -ENOENT;
-	id[0] = LOAD(&s->id[0]);
-	id[1] = LOAD(&s->id[1]);
-	source = LOAD(&s->source);
-	if (LOAD(&s->seq) != seq)
-		return -ENOENT;
-	set(st, id, (uint32_t)source);
+	set(st, &w[FSID_ID0], (uint32_t)w[FSID_SOURCE]);
 	return 0;
 }
 
@@ -118,20 +110,16 @@ int xs_fs_id_cached(struct xs_stat *st)
 static void store(const struct xs_stat *st, const uint64_t id[2],
 		  uint32_t source)
 {
-	uint64_t key = key_of(st);
+	uint64_t key = key_of(st), seq, w[FSID_WORDS];
 	struct fsid_slot *s = slot_of(key);
-	uint64_t seq = LOAD(&s->seq);
 
-	if (!key || (seq & 1) ||
-	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	if (!key || !xs_seqslot_claim(&s->head, &seq))
 		return;
-	STORE(&s->key, key);
-	STORE(&s->dev, dev_of(st));
-	STORE(&s->id[0], id[0]);
-	STORE(&s->id[1], id[1]);
-	STORE(&s->source, (uint64_t)source);
-	STORE(&s->seq, seq + 2);
+	w[FSID_DEV] = dev_of(st);
+	w[FSID_ID0] = id[0];
+	w[FSID_ID1] = id[1];
+	w[FSID_SOURCE] = source;
+	xs_seqslot_publish(&s->head, seq, key, s->word, w, FSID_WORDS);
 }
 
 /* The UUID of the filesystem of a directory on it: 0 or -errno. */

@@ -17,6 +17,7 @@
 #include "backend_statx.h"
 #include "decimal.h"
 #include "mntid.h"
+#include "seqslot.h"
 
 /*
  * The mount ID without a handle: asked with handle_bytes 0, the kernel
@@ -172,7 +173,8 @@ int xs_mnt_id_get(const struct xs_target *t, struct xs_stat *st)
  * The reusable ID of the anchored @t when the call's statx gave the
  * unique one: statx asked for STATX_MNT_ID alone (where statx works in
  * this thread in that shape; no sync: a mount ID is no server's), else
- * name_to_handle_at() without the unique flag, else fdinfo.  On the anchor, so it is the inode the call described.
+ * name_to_handle_at() without the unique flag, else fdinfo.  On the
+ * anchor, so it is the inode the call described.
  */
 static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
 {
@@ -205,51 +207,37 @@ static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
  * The reusable ID is a fact of the mount, fixed when the mount is made,
  * as the unique ID is, which is never reused while the kernel runs: once
  * asked, it is kept keyed by the unique ID (st->fs_key, the mount this
- * call found the file on), in a small table written and read like
- * fsid.c's (a sequence count per slot, no lock: xstat() stays
- * async-signal-safe).  Without a unique mount ID every call asks again.
+ * call found the file on), in a small table written and read as
+ * seqslot.h says.  Without a unique mount ID every call asks again.
  */
-#define REUSABLE_SLOTS	16	/* a power of two */
+#define REUSABLE_BITS	4	/* 16 slots */
 
 static struct reusable_slot {
-	uint64_t	seq;	/* odd while being written */
-	uint64_t	key;	/* unique mount ID, 0 = empty */
-	uint64_t	id;
-} reusable_slots[REUSABLE_SLOTS];
+	struct xs_seqslot	head;
+	uint64_t		id;
+} reusable_slots[1 << REUSABLE_BITS];
 
-#define LOAD(p)		__atomic_load_n(p, __ATOMIC_SEQ_CST)
-#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_SEQ_CST)
-
-static struct reusable_slot *reusable_slot_of(uint64_t key)
+static inline __attribute__((always_inline)) struct reusable_slot *
+reusable_slot_of(uint64_t key)
 {
-	return &reusable_slots[(key * 0x9E3779B97F4A7C15ULL) >> 60 &
-			       (REUSABLE_SLOTS - 1)];
+	return &reusable_slots[xs_seqslot_index(key, REUSABLE_BITS)];
 }
 
 static int reusable_cached(uint64_t key, uint64_t *id)
 {
 	struct reusable_slot *s = reusable_slot_of(key);
-	uint64_t seq = LOAD(&s->seq);
 
-	if ((seq & 1) || LOAD(&s->key) != key)
-		return -ENOENT;
-	*id = LOAD(&s->id);
-	return LOAD(&s->seq) == seq ? 0 : -ENOENT;
+	return xs_seqslot_read(&s->head, key, &s->id, id, 1) ? 0 : -ENOENT;
 }
 
 /* Skipped when another writer holds the slot: the next call stores it. */
 static void reusable_store(uint64_t key, uint64_t id)
 {
 	struct reusable_slot *s = reusable_slot_of(key);
-	uint64_t seq = LOAD(&s->seq);
+	uint64_t seq;
 
-	if ((seq & 1) ||
-	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		return;
-	STORE(&s->key, key);
-	STORE(&s->id, id);
-	STORE(&s->seq, seq + 2);
+	if (xs_seqslot_claim(&s->head, &seq))
+		xs_seqslot_publish(&s->head, seq, key, &s->id, &id, 1);
 }
 
 /*
