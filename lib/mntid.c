@@ -29,14 +29,6 @@
 
 static int unique_unsupported;
 
-static inline __attribute__((always_inline)) int
-handle_call(const struct xs_target *t, struct file_handle *fh, void *id,
-	    int flags)
-{
-	return name_to_handle_at(t->dfd, t->path, fh, id,
-				 flags | xs_handle_flags(t)) ? -errno : 0;
-}
-
 int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		      struct xs_mnt_id *mnt)
 {
@@ -46,7 +38,8 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 	if (!mnt)
 		return xs_handle_take(t, fh);
 	if (!__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED)) {
-		ret = handle_call(t, fh, &unique, XS_AT_HANDLE_MNT_ID_UNIQUE);
+		ret = xs_handle_call(t, fh, &unique,
+				     XS_AT_HANDLE_MNT_ID_UNIQUE);
 		if (ret != -EINVAL) {
 			if (ret == 0 || ret == -EOVERFLOW) {
 				mnt->id = unique;
@@ -57,7 +50,7 @@ int xs_name_to_handle(const struct xs_target *t, struct file_handle *fh,
 		}
 		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
 	}
-	ret = handle_call(t, fh, &id, 0);
+	ret = xs_handle_call(t, fh, &id, 0);
 	if (ret == 0 || ret == -EOVERFLOW) {
 		mnt->id = (uint32_t)id;
 		mnt->unique = 0;
@@ -76,15 +69,15 @@ uint64_t xs_unique_mnt_id(const struct xs_target *t)
 {
 	struct file_handle fh = { .handle_bytes = 0 };
 	uint64_t id = 0;
+	int ret;
 
 	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
 		return 0;
+	ret = xs_handle_call(t, &fh, &id, XS_AT_HANDLE_MNT_ID_UNIQUE);
 	/* With no room for the handle, success is EOVERFLOW. */
-	if (!name_to_handle_at(t->dfd, t->path, &fh, (int *)&id,
-			       XS_AT_HANDLE_MNT_ID_UNIQUE | xs_handle_flags(t)) ||
-	    errno == EOVERFLOW)
+	if (ret == -EOVERFLOW || ret == 0)
 		return id;
-	if (errno == EINVAL)
+	if (ret == -EINVAL)
 		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
 	return 0;
 }
@@ -104,7 +97,7 @@ int xs_handle_unique(const struct xs_target *t, struct xs_handle *h,
 	if (__atomic_load_n(&unique_unsupported, __ATOMIC_RELAXED))
 		return -EINVAL;
 	h->fh.handle_bytes = sizeof(h->bytes);
-	ret = handle_call(t, &h->fh, id, XS_AT_HANDLE_MNT_ID_UNIQUE);
+	ret = xs_handle_call(t, &h->fh, id, XS_AT_HANDLE_MNT_ID_UNIQUE);
 	if (ret == -EINVAL)
 		__atomic_store_n(&unique_unsupported, 1, __ATOMIC_RELAXED);
 	if (ret && ret != -EOVERFLOW)
@@ -253,7 +246,7 @@ reusable_ask(const struct xs_target *t, struct xs_stat *st)
 
 	ret = reusable_by_statx(t, &id);
 	if (ret) {
-		ret = handle_call(t, &fh, &h, 0);
+		ret = xs_handle_call(t, &fh, &h, 0);
 		if (ret == 0 || ret == -EOVERFLOW)
 			id = (uint32_t)h;
 		else if (by_fdinfo(t, &id))

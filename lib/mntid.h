@@ -31,14 +31,26 @@ static inline int xs_handle_flags(const struct xs_target *t)
 	       (t->flags & AT_EMPTY_PATH);
 }
 
+/*
+ * name_to_handle_at() of @t with its lookup flags and @flags, the one
+ * way mntid.c and its callers make the call: 0 or -errno.  The mount ID
+ * goes to *@id: an int, or a uint64_t with AT_HANDLE_MNT_ID_UNIQUE.
+ */
+static inline __attribute__((always_inline)) int
+xs_handle_call(const struct xs_target *t, struct file_handle *fh, void *id,
+	       int flags)
+{
+	return name_to_handle_at(t->dfd, t->path, fh, id,
+				 flags | xs_handle_flags(t)) ? -errno : 0;
+}
+
 /* xs_name_to_handle() without @mnt: the handle alone, 0 or -errno. */
 static inline int xs_handle_take(const struct xs_target *t,
 				 struct file_handle *fh)
 {
 	int id;
 
-	return name_to_handle_at(t->dfd, t->path, fh, &id,
-				 xs_handle_flags(t)) ? -errno : 0;
+	return xs_handle_call(t, fh, &id, 0);
 }
 uint64_t xs_unique_mnt_id(const struct xs_target *t);
 /*
