@@ -39,7 +39,7 @@ struct xstat_dir {
 	int			raw_inodes;	/* its row reads raw-inode batches */
 	int			remote;		/* network or FUSE, or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
-	int			unasked_cmtime;	/* see unasked_times() */
+	int			unasked_cmtime;	/* bulk_dir_fs() */
 	uint32_t		dev_major, dev_minor;
 	/*
 	 * raw inodes: the directory's unique mount ID (0: unknown), its

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include "bulk_dir.h"
+#include "cmtime.h"
 #include "fs.h"
 #include "fscache.h"
 #include "mntid.h"
@@ -44,8 +45,6 @@ static void mount_extras(struct xstat_dir *d, const struct xs_target *t,
 	d->fs_id_source = st->fs_id_source;
 }
 
-#define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
-
 /*
  * What the kernel says about the directory's filesystem, asked on first
  * need (bulk_window.c: a batch that would read raw inodes, a read-ahead
@@ -59,10 +58,9 @@ static void mount_extras(struct xstat_dir *d, const struct xs_target *t,
  * a call (fstatat, where statx cannot serve: then the mount ID is the
  * handle's and the row may cost an fstatfs).  The same answer says
  * whether statx leaves out the ctime and mtime when not asked for them
- * (multigrain timestamps, 6.13+): a batch that reads raw inodes asks for
- * the ctime to check them against, and where the caller did not, its
- * answer must still be the one xstat() gives, so those two are dropped
- * again (@unasked_cmtime).
+ * (multigrain timestamps, 6.13+): there a raw batch, which asks for the
+ * ctime, drops both for a caller who asked for neither (cmtime.h,
+ * @unasked_cmtime).
  */
 void bulk_dir_fs(struct xstat_dir *d)
 {
@@ -83,8 +81,8 @@ void bulk_dir_fs(struct xstat_dir *d)
 		return;
 	d->dev_major = st.dev_major;
 	d->dev_minor = st.dev_minor;
-	d->unasked_cmtime = from_statx && !(d->request & CMTIME) &&
-			    !(st.mask & CMTIME);
+	d->unasked_cmtime = from_statx && xs_cmtime_unasked(d->request) &&
+			    !(st.mask & XS_CMTIME);
 	st.fs_key = xs_fs_key(&t, &st);
 	fs = xs_fs_row(&t, &st);
 	d->fs = fs;

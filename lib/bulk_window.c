@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "bulk_dir.h"
+#include "cmtime.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
 #include "pipeline.h"
@@ -462,9 +463,8 @@ static int by_name(struct xstat_dir *d)
 	    (d->request & (XSTAT_REQUEST_GEN | XSTAT_REQUEST_DATA_VERSION)))
 		return 0;
 	bulk_dir_fs(d);
-	/* xstat.c's rule (cmtime_unasked()) for an answer from statx */
-	d->drop_cmtime = !(d->request & (XSTAT_REQUEST_CTIME |
-					 XSTAT_REQUEST_MTIME));
+	/* the token asked statx for the ctime (cmtime.h) */
+	d->drop_cmtime = xs_cmtime_unasked(d->request);
 	d->by_name_need = d->request & XS_SUPPLEMENTABLE;
 	return d->mnt_facts && d->fs && !d->remote && entries_by_statx(d);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "anchor.h"
+#include "cmtime.h"
 #include "ret.h"
 #include "internal.h"
 #include "backend_fstatat.h"
@@ -25,31 +26,24 @@ union xs_kernel_stat {
 	struct stat	sb;
 };
 
-#define CMTIME	(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME)
-
 /*
- * A data version or change token request makes statx ask for the ctime
- * too (it arms the inode, see xs_statx_request()).  With multigrain timestamps statx then
- * reports ctime and mtime, which it leaves out when neither is asked for:
- * a caller who asked for neither gets the answer it would have had (and
- * the one a directory stream gives).  After the supplements, which need
- * the ctime.
+ * The times a call's answer from statx drops (cmtime.h): a data version
+ * or change token asked statx for the ctime, and the caller for neither.
+ * Dropped in the tail, after the supplements, which need the ctime.
  */
-static inline int cmtime_unasked(uint64_t request)
+static inline int cmtime_dropped(uint64_t request)
 {
 	return (request & (XSTAT_REQUEST_DATA_VERSION | XS_PROMISE_EXTRAS)) &&
-	       !(request & CMTIME);
+	       xs_cmtime_unasked(request);
 }
 
-/*
- * The tail of a call's result; its times dropped as cmtime_unasked() says.
- */
+/* The tail of a call's result; its times dropped as cmtime_dropped() says. */
 static inline ssize_t deliver(const struct xs_target *t, uint64_t request,
 			      int from_statx, struct xs_stat *st,
 			      struct xstat *buffer, size_t buflen)
 {
 	return xs_deliver(t, request, from_statx,
-			  from_statx && cmtime_unasked(request), st, buffer,
+			  from_statx && cmtime_dropped(request), st, buffer,
 			  buflen);
 }
 
