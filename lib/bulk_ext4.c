@@ -33,6 +33,7 @@
 #include <sys/sysmacros.h>
 #include "bulk.h"
 #include "ext4dev.h"
+#include "ext4_same.h"
 #include "rawsys.h"
 #include "why.h"
 
@@ -150,21 +151,17 @@ span_of(const struct xs_bulk_dev *dv, uint64_t ino, struct itable_span *sp)
 }
 
 /*
- * Is @in the inode @st described?  The per-call probe's rule (owners
- * mapped through an idmapped mount @idmap_mnt), and the change time to
- * the nanosecond (the inode's ctime as the kernel reports it).
+ * Is @in the inode @st described?  The per-call probe's rule
+ * (xs_ext4_same_stat(); a batch's record has no generation), and the
+ * change time to the nanosecond (the inode's ctime as the kernel
+ * reports it).
  */
 static int same_inode(const struct xs_ext4_inode *in,
 		      const struct xs_stat *st, uint64_t idmap_mnt)
 {
-	struct xs_ext4_ident who = {
-		.mode = st->mode, .nlink = st->nlink,
-		.uid = st->uid, .gid = st->gid,
-		.idmap_mnt = idmap_mnt,
-	};
-
 	return in->ctime_ok && in->ctime.sec == st->ctime.sec &&
-	       in->ctime.nsec == st->ctime.nsec && xs_ext4_same_file(in, &who);
+	       in->ctime.nsec == st->ctime.nsec &&
+	       xs_ext4_same_stat(in, st, idmap_mnt, 0);
 }
 
 /*
