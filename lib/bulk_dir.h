@@ -32,14 +32,14 @@ _Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
 struct xstat_dir {
 	int			fd;
 	unsigned		flags;		/* per entry: ENTRY_FLAGS */
-	struct xs_target	entry;		/* an entry's, but for its name */
+	struct xs_target	entry;		/* an entry's, bar its name */
 	uint64_t		request;
 	int			fs_known;	/* bulk_dir_fs() has run: */
-	const struct xs_fs	*fs;		/* its row (fs.h), NULL: unknown */
-	int			raw_inodes;	/* its row reads raw-inode batches */
-	int			remote;		/* network or FUSE, or unknown */
+	const struct xs_fs	*fs;		/* its row, NULL: unknown */
+	int			raw_inodes;	/* its row reads raw batches */
+	int			remote;		/* network, FUSE or unknown */
 	unsigned		refused;	/* XS_REFUSED_*, for its life */
-	int			unasked_cmtime;	/* bulk_dir_fs() */
+	int			unasked_cmtime;	/* drop both times: cmtime.h */
 	uint32_t		dev_major, dev_minor;
 	/*
 	 * raw inodes: the directory's unique mount ID (0: unknown), its
@@ -71,9 +71,12 @@ struct xstat_dir {
 	char			*dents;
 	size_t			dlen, dpos;
 	int			eof;
-	/* the batch, handed out in keys[] order; names where read (arena) */
+	/*
+	 * the batch, handed out in keys[] order (keys_tmp: the sort's
+	 * room); names where read (arena)
+	 */
 	struct bulk_ent		*ents;
-	uint64_t		*keys, *keys_tmp;	/* and the sort's room */
+	uint64_t		*keys, *keys_tmp;
 	/* the sort's counters, zero between windows (bulk_window.c) */
 	uint32_t		hist[KEY_HIST_BYTES][256];
 	struct bulk_key		*wide;		/* the sort by comparison */

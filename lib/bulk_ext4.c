@@ -173,10 +173,11 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		      uint8_t *raw, uint64_t want, uint64_t readable,
 		      uint64_t idmap_mnt)
 {
+	const struct xs_ext4_geom *g = &dv->dev.geom;
 	struct xs_stat *st = e->st;
 	struct xs_ext4_inode in;
 
-	if (xs_ext4_parse_inode(&dv->dev.geom, st->ino, raw, dv->dev.geom.inode_size, &in) ||
+	if (xs_ext4_parse_inode(g, st->ino, raw, g->inode_size, &in) ||
 	    !same_inode(&in, st, idmap_mnt))
 		return 0;
 
@@ -300,8 +301,9 @@ static unsigned long read_runs(const struct xs_bulk_dev *dv,
 		for (k = i; k < j; k++) {
 			if (offs[k] == NO_OFFSET)
 				continue;
-			ready += take_inode(dv, ents[k], run + (offs[k] - start),
-					    want, readable, idmap_mnt);
+			ready += take_inode(dv, ents[k],
+					    run + (offs[k] - start), want,
+					    readable, idmap_mnt);
 		}
 	}
 	return ready;
@@ -316,7 +318,8 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 	struct itable_span sp = { .group = UINT32_MAX };
 	unsigned long ready;
 
-	if (dv->dev.geom.block_size > BULK_RUN || dv->dev.geom.inode_size > BULK_RUN)
+	if (dv->dev.geom.block_size > BULK_RUN ||
+	    dv->dev.geom.inode_size > BULK_RUN)
 		return;
 	/* The group whose inode table the open found (bounds checked). */
 	if (dv->dev.itable) {

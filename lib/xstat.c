@@ -181,7 +181,8 @@ anchor_steps(const struct xs_target *t, uint64_t request,
 			if (from_statx >= 0 &&
 			    may_automount(t, &own, from_statx) && a.owned &&
 			    xs_anchor_automount(t, &a) == 0)
-				from_statx = kernel_stat(&a.at, request, &own, 0);
+				from_statx = kernel_stat(&a.at, request, &own,
+							 0);
 			/* The supplements sync as the caller asked. */
 			if (again)
 				a.at.flags = (a.at.flags & ~XS_SYNC_FLAGS) |
@@ -282,7 +283,8 @@ supplement_or_deliver(const struct xs_target *t, uint64_t request,
 	 */
 	if ((request & XS_SUPPLEMENTABLE & ~st.mask) ||
 	    ((request & XS_PROMISE_EXTRAS) && !st.mnt_id_unique))
-		return stat_by_anchor(t, request, k, from_statx, buffer, buflen);
+		return stat_by_anchor(t, request, k, from_statx, buffer,
+				      buflen);
 	return deliver(NULL, request, from_statx, &st, buffer, buflen);
 }
 
