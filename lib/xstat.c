@@ -371,20 +371,31 @@ stat_request(const struct xs_target *t, uint64_t request,
 	return supplement_or_deliver(t, request, &k, ret, buffer, buflen);
 }
 
-/* The checks of xstat()'s and fxstat()'s arguments they share. */
+/*
+ * The checks of xstat()'s and fxstat()'s arguments they share, the call,
+ * and libc's convention for its result (ret.h).  Classes (0) to (2)
+ * alone are answered by raw system calls only (statx, else fstatat), so
+ * only the other requests, whose supplements call libc, save errno to put
+ * it back.
+ */
 static inline __attribute__((always_inline)) ssize_t
 stat_target(const struct xs_target *t, const struct xstat_parameters *params,
 	    struct xstat *buffer, size_t buflen)
 {
+	uint64_t request;
+	int saved;
+
 	if ((t->flags & XS_SYNC_FLAGS) == XS_SYNC_FLAGS)
-		return -EINVAL;
+		return xs_ret_raw(-EINVAL);
 	if (!buffer && buflen)
-		return -EFAULT;
+		return xs_ret_raw(-EFAULT);
 	/* Undefined request bits are ignored, as in the patch. */
-	return stat_request(t, params ? params->request_mask &
-					XSTAT_REQUEST__ALL_STATS :
-					XSTAT_REQUEST__EXTENDED_STATS,
-			    buffer, buflen);
+	request = params ? params->request_mask & XSTAT_REQUEST__ALL_STATS :
+			   XSTAT_REQUEST__EXTENDED_STATS;
+	if (!(request & (XS_SUPPLEMENTABLE | XS_EXTRAS)))
+		return xs_ret_raw(stat_request(t, request, buffer, buflen));
+	saved = errno;
+	return xs_ret(stat_request(t, request, buffer, buflen), saved);
 }
 
 ssize_t xs_stat_target(const struct xs_target *t, uint64_t request,
@@ -400,19 +411,18 @@ XS_EXPORT ssize_t xstat(int dfd, const char *filename, unsigned flags,
 	unsigned refused = 0;
 	struct xs_target t = { .dfd = dfd, .path = filename, .flags = flags,
 			       .refused = &refused };
-	int saved = errno;
 
 	if (flags & ~XS_CALL_FLAGS)
-		return xs_ret(-EINVAL, saved);
+		return xs_ret_raw(-EINVAL);
 	if (!filename)
-		return xs_ret(-EFAULT, saved);
+		return xs_ret_raw(-EFAULT);
 	/*
 	 * The name may lie in the result buffer (nothing is restrict): it
 	 * is read only by system calls, which reject a bad pointer with
 	 * EFAULT, and all of them are made before xs_copyout() writes the
 	 * buffer, so it needs no copy of its own.
 	 */
-	return xs_ret(stat_target(&t, params, buffer, buflen), saved);
+	return stat_target(&t, params, buffer, buflen);
 }
 
 XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
@@ -423,15 +433,14 @@ XS_EXPORT ssize_t fxstat(int fd, unsigned flags,
 	struct xs_target t = { .dfd = fd, .path = "",
 			       .flags = AT_EMPTY_PATH | flags, .is_fd = 1,
 			       .refused = &refused };
-	int saved = errno;
 
 	if (flags & ~XS_SYNC_FLAGS)
-		return xs_ret(-EINVAL, saved);
+		return xs_ret_raw(-EINVAL);
 	/*
 	 * "" with AT_EMPTY_PATH on AT_FDCWD would stat the cwd: refuse every
 	 * negative fd (0.1.0's unsigned fd above INT_MAX: the same bits).
 	 */
 	if (fd < 0)
-		return xs_ret(-EBADF, saved);
-	return xs_ret(stat_target(&t, params, buffer, buflen), saved);
+		return xs_ret_raw(-EBADF);
+	return stat_target(&t, params, buffer, buflen);
 }
