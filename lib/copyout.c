@@ -93,7 +93,10 @@ _Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
 RUN(st_mode, mode, st_nlink, nlink);
 RUN(st_mode, mode, st_uid, uid);
 RUN(st_mode, mode, st_gid, gid);
+RUN(st_rdev.major, rdev_major, st_rdev.minor, rdev_minor);
 RUN(st_dev.major, dev_major, st_dev.minor, dev_minor);
+RUN(st_btim, btime, st_btim.tv_sec, btime.sec);
+RUN(st_btim, btime, st_btim.tv_nsec, btime.nsec);
 RUN(st_atim, atime, st_atim.tv_sec, atime.sec);
 RUN(st_atim, atime, st_atim.tv_nsec, atime.nsec);
 RUN(st_atim, atime, st_mtim, mtime);
@@ -110,6 +113,18 @@ RUN(st_ino, ino, st_blocks, blocks);
 	       sizeof(((struct xstat *)0)->x1))
 
 /*
+ * Member @m of struct xstat from the record's run at @s0 where @mask has
+ * @bit, else zero: one block either way.
+ */
+#define PUT_IF(out, m, s0, mask, bit) do {				\
+	__typeof__(((struct xstat *)0)->m) w_ = { 0 };			\
+									\
+	if ((mask) & (bit))						\
+		memcpy(&w_, &(s0), sizeof(w_));				\
+	PUT_MEMBER(out, m, w_);						\
+} while (0)
+
+/*
  * Write all of the struct xstat at @out; fields not obtained are zero
  * (those behind a result bit are read only where it is set: internal.h).
  * @mask: the result's.
@@ -117,20 +132,15 @@ RUN(st_ino, ino, st_blocks, blocks);
 static inline void put_fixed(void *out, const struct xs_stat *st,
 			     uint64_t mask)
 {
-	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
-	int btime = !!(mask & XSTAT_REQUEST_BTIME);
-
 	PUT_RUN(out, st_mode, st_gid, st->mode);
-	PUT_MEMBER(out, st_rdev.major, rdev ? st->rdev_major : 0);
-	PUT_MEMBER(out, st_rdev.minor, rdev ? st->rdev_minor : 0);
+	PUT_IF(out, st_rdev, st->rdev_major, mask, XSTAT_REQUEST_RDEV);
 	PUT_RUN(out, st_dev.major, st_dev.minor, st->dev_major);
 	PUT_RUN(out, st_atim, st_ctim, st->atime);
-	PUT_MEMBER(out, st_btim.tv_sec, btime ? st->btime.sec : 0);
-	PUT_MEMBER(out, st_btim.tv_nsec, btime ? st->btime.nsec : 0);
+	PUT_IF(out, st_btim, st->btime, mask, XSTAT_REQUEST_BTIME);
 	PUT_RUN(out, st_ino, st_blocks, st->ino);
-	PUT_MEMBER(out, st_gen, (mask & XSTAT_REQUEST_GEN) ? st->gen : 0);
-	PUT_MEMBER(out, st_data_version,
-		   (mask & XSTAT_REQUEST_DATA_VERSION) ? st->data_version : 0);
+	PUT_IF(out, st_gen, st->gen, mask, XSTAT_REQUEST_GEN);
+	PUT_IF(out, st_data_version, st->data_version, mask,
+	       XSTAT_REQUEST_DATA_VERSION);
 	PUT_MEMBER(out, st_result_mask, mask);
 }
 
