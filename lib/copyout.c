@@ -294,10 +294,13 @@ copyout_short(const struct xs_stat *st, uint64_t request,
 
 /*
  * Write the result into a buffer that holds struct xstat, each extra
- * result as far as @buflen allows: the size rule.  st->mask holds only requested extras; the reasons are the one
- * extra result every request that asks for it gets.  The only write to
- * the caller's buffer, made after every read of the caller's name (which
- * may lie in the buffer: xstat()).
+ * result as far as @buflen allows: the size rule.  st->mask holds only
+ * requested extras; the reasons are the one extra result every request
+ * that asks for it gets.  The only write to the caller's buffer, made
+ * after every read of the caller's name (which may lie in the buffer:
+ * xstat()).  No test for a result without extras: put_extras()' own
+ * tests pass over them, and xs_copyout() sends most such results to
+ * xs_copyout_plain().
  */
 static inline __attribute__((always_inline)) ssize_t
 copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
@@ -307,9 +310,7 @@ copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 	size_t off = sizeof(struct xstat);
 
 	put_fixed(buffer, st, present);
-	if (present & XS_EXTRAS)
-		off = put_extras(buffer, buflen, off, st, request, present);
-	return (ssize_t)off;
+	return (ssize_t)put_extras(buffer, buflen, off, st, request, present);
 }
 
 /* A result with extra results in a buffer that cuts some: rare. */
