@@ -213,58 +213,35 @@ static inline size_t put(struct xstat *buffer, size_t buflen, size_t off,
 
 /*
  * The extra results in @present, in the order of extras[] (ascending
- * bits), after the struct at @off.  Returns the size of the result.  In
- * two halves, the bits below 32 (statx's) and above (libxstat's own):
- * the low half tested whole first, as a request has few extra results
- * and most of the tests of a row are skipped; the high half's five bits
- * by one switch, whose cases write their pieces with no test.
+ * bits), after the struct at @off: each row's payload where its bit is
+ * set.  Returns the size of the result.  statx's rows (bits below 32)
+ * are passed over together when none of them is present: most requests
+ * with extra results ask only for libxstat's own (a change token, the
+ * reasons).
  */
-#define XS_EXTRAS_LOW	(XS_EXTRAS & 0xffffffffULL)
-#define XS_EXTRAS_HIGH	(XS_EXTRAS & ~0xffffffffULL)
-_Static_assert(XS_EXTRAS_HIGH == 0x1fULL << 32,
-	       "put_extras()' switch: the high half is bits 32 to 36");
+#define XS_EXTRAS_STATX	(XS_EXTRAS & 0xffffffffULL)
+#define XS_EXTRAS_OWN	(XS_EXTRAS & ~0xffffffffULL)
 
 static inline __attribute__((always_inline)) size_t
 put_extras(struct xstat *buffer, size_t buflen, size_t off,
 	   const struct xs_stat *st, uint64_t request, uint64_t present)
 {
 #define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
-	if ((bit & half) && (present & (bit))) {			\
+	if (((bit) & rows) && (present & (bit))) {			\
 		struct xstat_##name v = __VA_ARGS__;			\
 									\
 		PUT(v);							\
 	}
-	if (present & XS_EXTRAS_LOW) {
-		const uint64_t half = XS_EXTRAS_LOW;
+	if (present & XS_EXTRAS_STATX) {
+		const uint64_t rows = XS_EXTRAS_STATX;
 
 		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
 	}
-#undef XS_EXTRA_PUT
-	/*
-	 * The high half's five bits chosen at once: each case writes its
-	 * pieces with no test.
-	 */
-#define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
-	if ((bit) & these) {						\
-		struct xstat_##name v = __VA_ARGS__;			\
-									\
-		PUT(v);							\
+	{
+		const uint64_t rows = XS_EXTRAS_OWN;
+
+		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
 	}
-#define HIGH_CASE(n)							\
-	case n: {							\
-		const uint64_t these = (uint64_t)(n) << 32;		\
-									\
-		XS_EXTRA_RESULTS(XS_EXTRA_PUT)				\
-		break;							\
-	}
-#define HIGH_CASES4(n)	HIGH_CASE(n) HIGH_CASE(n + 1) HIGH_CASE(n + 2) \
-			HIGH_CASE(n + 3)
-	switch ((present & XS_EXTRAS_HIGH) >> 32) {
-	HIGH_CASES4(0) HIGH_CASES4(4) HIGH_CASES4(8) HIGH_CASES4(12)
-	HIGH_CASES4(16) HIGH_CASES4(20) HIGH_CASES4(24) HIGH_CASES4(28)
-	}
-#undef HIGH_CASES4
-#undef HIGH_CASE
 #undef XS_EXTRA_PUT
 	(void)request;
 	return off;
