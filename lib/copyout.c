@@ -151,11 +151,10 @@ static inline void put_fixed(void *out, const struct xs_stat *st,
 static unsigned char why(const struct xs_stat *st, uint64_t request,
 			 uint64_t bit, uint8_t known)
 {
-	if (st->mask & bit)
-		return XSTAT_WHY_PRESENT;
-	if (!(request & bit))
-		return XSTAT_WHY_NOT_REQUESTED;
-	return known ? known : XSTAT_WHY_UNKNOWN;
+	if (!(st->mask & bit))
+		return !(request & bit) ? XSTAT_WHY_NOT_REQUESTED :
+		       known ? known : XSTAT_WHY_UNKNOWN;
+	return XSTAT_WHY_PRESENT;
 }
 
 /*
