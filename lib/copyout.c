@@ -93,7 +93,10 @@ _Static_assert(sizeof(struct xstat) == 4 * 4 + 2 * 8 + 4 * 16 + 7 * 8,
 RUN(st_mode, mode, st_nlink, nlink);
 RUN(st_mode, mode, st_uid, uid);
 RUN(st_mode, mode, st_gid, gid);
+RUN(st_rdev.major, rdev_major, st_rdev.minor, rdev_minor);
 RUN(st_dev.major, dev_major, st_dev.minor, dev_minor);
+RUN(st_btim, btime, st_btim.tv_sec, btime.sec);
+RUN(st_btim, btime, st_btim.tv_nsec, btime.nsec);
 RUN(st_atim, atime, st_atim.tv_sec, atime.sec);
 RUN(st_atim, atime, st_atim.tv_nsec, atime.nsec);
 RUN(st_atim, atime, st_mtim, mtime);
@@ -110,6 +113,18 @@ RUN(st_ino, ino, st_blocks, blocks);
 	       sizeof(((struct xstat *)0)->x1))
 
 /*
+ * Member @m of struct xstat from the record's run at @s0 where @mask has
+ * @bit, else zero: one block either way.
+ */
+#define PUT_IF(out, m, s0, mask, bit) do {				\
+	__typeof__(((struct xstat *)0)->m) w_ = { 0 };			\
+									\
+	if ((mask) & (bit))						\
+		memcpy(&w_, &(s0), sizeof(w_));				\
+	PUT_MEMBER(out, m, w_);						\
+} while (0)
+
+/*
  * Write all of the struct xstat at @out; fields not obtained are zero
  * (those behind a result bit are read only where it is set: internal.h).
  * @mask: the result's.
@@ -117,20 +132,15 @@ RUN(st_ino, ino, st_blocks, blocks);
 static inline void put_fixed(void *out, const struct xs_stat *st,
 			     uint64_t mask)
 {
-	int rdev = !!(mask & XSTAT_REQUEST_RDEV);
-	int btime = !!(mask & XSTAT_REQUEST_BTIME);
-
 	PUT_RUN(out, st_mode, st_gid, st->mode);
-	PUT_MEMBER(out, st_rdev.major, rdev ? st->rdev_major : 0);
-	PUT_MEMBER(out, st_rdev.minor, rdev ? st->rdev_minor : 0);
+	PUT_IF(out, st_rdev, st->rdev_major, mask, XSTAT_REQUEST_RDEV);
 	PUT_RUN(out, st_dev.major, st_dev.minor, st->dev_major);
 	PUT_RUN(out, st_atim, st_ctim, st->atime);
-	PUT_MEMBER(out, st_btim.tv_sec, btime ? st->btime.sec : 0);
-	PUT_MEMBER(out, st_btim.tv_nsec, btime ? st->btime.nsec : 0);
+	PUT_IF(out, st_btim, st->btime, mask, XSTAT_REQUEST_BTIME);
 	PUT_RUN(out, st_ino, st_blocks, st->ino);
-	PUT_MEMBER(out, st_gen, (mask & XSTAT_REQUEST_GEN) ? st->gen : 0);
-	PUT_MEMBER(out, st_data_version,
-		   (mask & XSTAT_REQUEST_DATA_VERSION) ? st->data_version : 0);
+	PUT_IF(out, st_gen, st->gen, mask, XSTAT_REQUEST_GEN);
+	PUT_IF(out, st_data_version, st->data_version, mask,
+	       XSTAT_REQUEST_DATA_VERSION);
 	PUT_MEMBER(out, st_result_mask, mask);
 }
 
@@ -141,11 +151,10 @@ static inline void put_fixed(void *out, const struct xs_stat *st,
 static unsigned char why(const struct xs_stat *st, uint64_t request,
 			 uint64_t bit, uint8_t known)
 {
-	if (st->mask & bit)
-		return XSTAT_WHY_PRESENT;
-	if (!(request & bit))
-		return XSTAT_WHY_NOT_REQUESTED;
-	return known ? known : XSTAT_WHY_UNKNOWN;
+	if (!(st->mask & bit))
+		return !(request & bit) ? XSTAT_WHY_NOT_REQUESTED :
+		       known ? known : XSTAT_WHY_UNKNOWN;
+	return XSTAT_WHY_PRESENT;
 }
 
 /*
@@ -203,58 +212,35 @@ static inline size_t put(struct xstat *buffer, size_t buflen, size_t off,
 
 /*
  * The extra results in @present, in the order of extras[] (ascending
- * bits), after the struct at @off.  Returns the size of the result.  In
- * two halves, the bits below 32 (statx's) and above (libxstat's own):
- * the low half tested whole first, as a request has few extra results
- * and most of the tests of a row are skipped; the high half's five bits
- * by one switch, whose cases write their pieces with no test.
+ * bits), after the struct at @off: each row's payload where its bit is
+ * set.  Returns the size of the result.  statx's rows (bits below 32)
+ * are passed over together when none of them is present: most requests
+ * with extra results ask only for libxstat's own (a change token, the
+ * reasons).
  */
-#define XS_EXTRAS_LOW	(XS_EXTRAS & 0xffffffffULL)
-#define XS_EXTRAS_HIGH	(XS_EXTRAS & ~0xffffffffULL)
-_Static_assert(XS_EXTRAS_HIGH == 0x1fULL << 32,
-	       "put_extras()' switch: the high half is bits 32 to 36");
+#define XS_EXTRAS_STATX	(XS_EXTRAS & 0xffffffffULL)
+#define XS_EXTRAS_OWN	(XS_EXTRAS & ~0xffffffffULL)
 
 static inline __attribute__((always_inline)) size_t
 put_extras(struct xstat *buffer, size_t buflen, size_t off,
 	   const struct xs_stat *st, uint64_t request, uint64_t present)
 {
 #define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
-	if ((bit & half) && (present & (bit))) {			\
+	if (((bit) & rows) && (present & (bit))) {			\
 		struct xstat_##name v = __VA_ARGS__;			\
 									\
 		PUT(v);							\
 	}
-	if (present & XS_EXTRAS_LOW) {
-		const uint64_t half = XS_EXTRAS_LOW;
+	if (present & XS_EXTRAS_STATX) {
+		const uint64_t rows = XS_EXTRAS_STATX;
 
 		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
 	}
-#undef XS_EXTRA_PUT
-	/*
-	 * The high half's five bits chosen at once: each case writes its
-	 * pieces with no test.
-	 */
-#define XS_EXTRA_PUT(NAME, name, bit, size, stx, json, layout, ...)	\
-	if ((bit) & these) {						\
-		struct xstat_##name v = __VA_ARGS__;			\
-									\
-		PUT(v);							\
+	{
+		const uint64_t rows = XS_EXTRAS_OWN;
+
+		XS_EXTRA_RESULTS(XS_EXTRA_PUT)
 	}
-#define HIGH_CASE(n)							\
-	case n: {							\
-		const uint64_t these = (uint64_t)(n) << 32;		\
-									\
-		XS_EXTRA_RESULTS(XS_EXTRA_PUT)				\
-		break;							\
-	}
-#define HIGH_CASES4(n)	HIGH_CASE(n) HIGH_CASE(n + 1) HIGH_CASE(n + 2) \
-			HIGH_CASE(n + 3)
-	switch ((present & XS_EXTRAS_HIGH) >> 32) {
-	HIGH_CASES4(0) HIGH_CASES4(4) HIGH_CASES4(8) HIGH_CASES4(12)
-	HIGH_CASES4(16) HIGH_CASES4(20) HIGH_CASES4(24) HIGH_CASES4(28)
-	}
-#undef HIGH_CASES4
-#undef HIGH_CASE
 #undef XS_EXTRA_PUT
 	(void)request;
 	return off;
@@ -284,10 +270,13 @@ copyout_short(const struct xs_stat *st, uint64_t request,
 
 /*
  * Write the result into a buffer that holds struct xstat, each extra
- * result as far as @buflen allows: the size rule.  st->mask holds only requested extras; the reasons are the one
- * extra result every request that asks for it gets.  The only write to
- * the caller's buffer, made after every read of the caller's name (which
- * may lie in the buffer: xstat()).
+ * result as far as @buflen allows: the size rule.  st->mask holds only
+ * requested extras; the reasons are the one extra result every request
+ * that asks for it gets.  The only write to the caller's buffer, made
+ * after every read of the caller's name (which may lie in the buffer:
+ * xstat()).  No test for a result without extras: put_extras()' own
+ * tests pass over them, and xs_copyout() sends most such results to
+ * xs_copyout_plain().
  */
 static inline __attribute__((always_inline)) ssize_t
 copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
@@ -297,9 +286,7 @@ copyout(const struct xs_stat *st, uint64_t request, struct xstat *buffer,
 	size_t off = sizeof(struct xstat);
 
 	put_fixed(buffer, st, present);
-	if (present & XS_EXTRAS)
-		off = put_extras(buffer, buflen, off, st, request, present);
-	return (ssize_t)off;
+	return (ssize_t)put_extras(buffer, buflen, off, st, request, present);
 }
 
 /* A result with extra results in a buffer that cuts some: rare. */

@@ -60,41 +60,41 @@
  * Is @u's geometry proven under a unique mount ID?  It is then kept as it
  * is: the mount can only ever be of that filesystem.
  */
-static inline int settled(const union fact_words *u,
+static inline int settled(const struct dev_facts *f,
 			  const struct xs_ext4_fs *fs)
 {
-	return (u->f.flags & (F_GEOM | F_PROVEN)) == (F_GEOM | F_PROVEN) &&
+	return (f->flags & (F_GEOM | F_PROVEN)) == (F_GEOM | F_PROVEN) &&
 	       fs->key;
 }
 
 /*
- * Make @u's geometry, not settled(), the one of @fs's filesystem, on the
+ * Make @f's geometry, not settled(), the one of @fs's filesystem, on the
  * device @fd (just opened): read again (and, if it changed, checked
  * against the device again), and proven with @fs->fd when there is one.
- * 0 (*@changed: @u is to be stored), -ESTALE if the device holds another
+ * 0 (*@changed: @f is to be stored), -ESTALE if the device holds another
  * filesystem than @fs's, else -errno.
  */
 static int make_current(int fd, const struct xs_ext4_fs *fs,
-			union fact_words *u, int *changed)
+			struct dev_facts *f, int *changed)
 {
 	struct xs_ext4_geom g;
 	int ret;
 
 	*changed = 0;
-	if (!(u->f.flags & F_GEOM) || xs_ext4_read_super(fd, &g) ||
-	    memcmp(&g, &u->f.geom, sizeof(g)) != 0) {
+	if (!(f->flags & F_GEOM) || xs_ext4_read_super(fd, &g) ||
+	    memcmp(&g, &f->geom, sizeof(g)) != 0) {
 		ret = xs_ext4_learn_geometry(fd, fs->major, fs->minor, &g);
 		if (ret)
 			return ret;
-		u->f.geom = g;
-		u->f.flags = (u->f.flags | F_GEOM) & ~F_PROVEN;
+		f->geom = g;
+		f->flags = (f->flags | F_GEOM) & ~F_PROVEN;
 		*changed = 1;
 	}
-	if (fs->fd < 0 || (u->f.flags & F_PROVEN))
+	if (fs->fd < 0 || (f->flags & F_PROVEN))
 		return 0;
-	if (!xs_ext4_fsid_matches(&u->f.geom, fs->fd))
+	if (!xs_ext4_fsid_matches(&f->geom, fs->fd))
 		return -ESTALE;
-	u->f.flags |= F_PROVEN;
+	f->flags |= F_PROVEN;
 	*changed = 1;
 	return 0;
 }
@@ -146,11 +146,11 @@ static inline int node_is_device(const char *path, dev_t rdev)
  * regular file bound over it, in this mount namespace), and a FIFO must
  * never be opened, a file never read as the filesystem.  fd or -errno.
  */
-static int open_node(const union fact_words *u)
+static int open_node(const struct dev_facts *f)
 {
-	int ret = node_is_device(u->f.path, u->f.rdev);
+	int ret = node_is_device(f->path, f->rdev);
 
-	return ret ? ret : xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
+	return ret ? ret : xs_raw_openat(AT_FDCWD, f->path, DEV_OPEN_FLAGS);
 }
 
 /*
@@ -159,46 +159,46 @@ static int open_node(const union fact_words *u)
  * open fd is the caller's.
  */
 static int learn(struct dev_slot *s, uint32_t seq,
-		 const struct xs_ext4_fs *fs, union fact_words *u,
+		 const struct xs_ext4_fs *fs, struct dev_facts *f,
 		 struct xs_ext4_dev *d)
 {
 	int fd, ret, changed, driver = 0;
 
-	memset(u, 0, sizeof(*u));
-	u->f.key = key_of(fs->major, fs->minor);
-	u->f.fs_key = fs->key;
-	u->f.rdev = makedev(fs->major, fs->minor);
-	ret = xs_ext4_device_path(fs->major, fs->minor, u->f.path,
-				  sizeof(u->f.path));
+	memset(f, 0, sizeof(*f));
+	f->key = key_of(fs->major, fs->minor);
+	f->fs_key = fs->key;
+	f->rdev = makedev(fs->major, fs->minor);
+	ret = xs_ext4_device_path(fs->major, fs->minor, f->path,
+				  sizeof(f->path));
 	if (!ret)
-		ret = node_is_device(u->f.path, u->f.rdev);
+		ret = node_is_device(f->path, f->rdev);
 	if (!ret)
-		driver = xs_ext4_driver(u->f.path);
+		driver = xs_ext4_driver(f->path);
 	if (driver > 0)
-		u->f.flags |= F_EXT4_DRIVER;
+		f->flags |= F_EXT4_DRIVER;
 	fd = -1;
 	if (!ret) {
-		fd = xs_raw_openat(AT_FDCWD, u->f.path, DEV_OPEN_FLAGS);
+		fd = xs_raw_openat(AT_FDCWD, f->path, DEV_OPEN_FLAGS);
 		if (fd < 0)
 			ret = fd;
 	}
 	if (fd >= 0)
-		ret = make_current(fd, fs, u, &changed);
+		ret = make_current(fd, fs, f, &changed);
 	/* Another filesystem than the file's: nothing to remember. */
 	if (ret == -ESTALE) {
 		xs_raw_close(fd);
 		return ret;
 	}
 	if (ret && lasting(-ret)) {
-		u->f.err = -ret;
-		u->f.expires = now_secs() + NEGATIVE_SECS;
+		f->err = -ret;
+		f->expires = now_secs() + NEGATIVE_SECS;
 	}
 	/*
 	 * Stored: the geometry, a lasting failure, or just the path when
 	 * this caller may not open the device (someone else may).
 	 */
-	if ((!ret || u->f.err || fd < 0) && driver >= 0)
-		d->seq = xs_ext4_facts_put(s, seq, u);
+	if ((!ret || f->err || fd < 0) && driver >= 0)
+		d->seq = xs_ext4_facts_put(s, seq, f);
 	if (ret) {
 		if (fd >= 0)
 			xs_raw_close(fd);
@@ -213,26 +213,23 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 	const struct xs_ext4_fs *fs = &d->fs;
 	uint64_t key = key_of(fs->major, fs->minor), itable = 0;
 	struct dev_slot *s = xs_ext4_slot_of(key, fs->key);
-	union fact_words u;
+	struct dev_facts f;
 	uint32_t seq = SEQ_NONE;
 	int fd, ret, changed;
 
 	d->fd = -1;
 	d->slot = s;
-	/* A hit's geometry is read into @d as it is: a settled one stays. */
-	if (!xs_ext4_facts_get(s, key, fs->key, ino, &u, &d->geom, &itable,
-			       &seq) ||
-	    (u.f.err && now_secs() >= u.f.expires)) {
+	if (!xs_ext4_facts_get(s, key, fs->key, ino, &f, &itable, &seq) ||
+	    (f.err && now_secs() >= f.expires)) {
 		d->seq = SEQ_NONE;
-		ret = learn(s, seq, fs, &u, d);
+		ret = learn(s, seq, fs, &f, d);
 		if (ret)
 			return ret;
-		d->geom = u.f.geom;
 		itable = 0;
-	} else if (u.f.err) {
-		return -u.f.err;
+	} else if (f.err) {
+		return -f.err;
 	} else {
-		fd = open_node(&u);
+		fd = open_node(&f);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)
@@ -241,37 +238,38 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 		}
 		d->fd = fd;
 		d->seq = seq;
-		if (!settled(&u, fs)) {
-			u.f.geom = d->geom;
-			ret = make_current(fd, fs, &u, &changed);
+		if (!settled(&f, fs)) {
+			ret = make_current(fd, fs, &f, &changed);
 			if (ret) {
 				xs_ext4_dev_close(d);
 				return ret;
 			}
-			d->geom = u.f.geom;
 			if (changed) {
 				/* Storing them empties the inode table cache. */
-				d->seq = xs_ext4_facts_put(s, seq, &u);
+				d->seq = xs_ext4_facts_put(s, seq, &f);
 				itable = 0;
 			}
 		}
 	}
+	/* The facts, now current, go to the device: its only copy. */
+	d->geom = f.geom;
 	d->itable = itable;
-	d->ext4_driver = !!(u.f.flags & F_EXT4_DRIVER);
+	d->ext4_driver = !!(f.flags & F_EXT4_DRIVER);
 	return 0;
 }
 
 int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 {
 	struct dev_slot *s = d->slot;
-	union fact_words u;
+	struct xs_ext4_geom g;
+	struct dev_facts f;
 	struct stat sb;
 	uint32_t major, minor;
 	uint64_t itable;
 	uint32_t seq;
 
-	if (xs_ext4_read_super(d->fd, &u.f.geom) ||
-	    memcmp(&u.f.geom, &d->geom, sizeof(d->geom)) == 0)
+	if (xs_ext4_read_super(d->fd, &g) ||
+	    memcmp(&g, &d->geom, sizeof(g)) == 0)
 		return 0;
 	/* Another filesystem: on the device the facts are about? */
 	if (xs_raw_fstatat(d->fd, "", &sb, AT_EMPTY_PATH) ||
@@ -279,25 +277,25 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 		return 0;
 	major = major(sb.st_rdev);
 	minor = minor(sb.st_rdev);
-	if (xs_ext4_learn_geometry(d->fd, major, minor, &u.f.geom))
+	if (xs_ext4_learn_geometry(d->fd, major, minor, &g))
 		return 0;
 	/* And the one the file is on (resized), not one made since. */
-	if (d->fs.fd >= 0 && !xs_ext4_fsid_matches(&u.f.geom, d->fs.fd))
+	if (d->fs.fd >= 0 && !xs_ext4_fsid_matches(&g, d->fs.fd))
 		return 0;
-	d->geom = u.f.geom;
+	d->geom = g;
 	d->itable = 0;
 	/* The cached facts, with the new geometry, if still those read. */
 	if (d->seq != SEQ_NONE &&
-	    xs_ext4_facts_get(s, key_of(major, minor), d->fs.key, 0, &u,
-			      &u.f.geom, &itable, &seq) &&
-	    seq == d->seq && !u.f.err) {
-		u.f.geom = d->geom;
-		u.f.flags |= F_GEOM;
+	    xs_ext4_facts_get(s, key_of(major, minor), d->fs.key, 0, &f,
+			      &itable, &seq) &&
+	    seq == d->seq && !f.err) {
+		f.geom = g;
+		f.flags |= F_GEOM;
 		if (d->fs.fd < 0)
-			u.f.flags &= ~F_PROVEN;
+			f.flags &= ~F_PROVEN;
 		else
-			u.f.flags |= F_PROVEN;
-		d->seq = xs_ext4_facts_put(s, seq, &u);
+			f.flags |= F_PROVEN;
+		d->seq = xs_ext4_facts_put(s, seq, &f);
 	} else {
 		d->seq = SEQ_NONE;
 	}

@@ -10,10 +10,11 @@
  * whose writers claim it with one compare-and-swap and simply skip the
  * write when it is busy (a writer may be the code the handler
  * interrupted: waiting for it would never end), and readers that see a
- * write in progress treat it as a miss.  The read side,
- * xs_ext4_facts_get(), is inline in ext4dev_int.h.
+ * write in progress, or a count moved while they copied, treat it as a
+ * miss.  The read side, xs_ext4_facts_get(), is inline in ext4dev_int.h.
  */
 #include <stdint.h>
+#include <string.h>
 #include "ext4dev_int.h"
 
 struct dev_slot xs_ext4_dev_slots[DEV_SLOTS];
@@ -45,14 +46,13 @@ static uint32_t slot_release(struct dev_slot *s, uint32_t seq)
 }
 
 uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
-			   const union fact_words *u)
+			   const struct dev_facts *f)
 {
 	unsigned int i;
 
 	if (!slot_claim(s, seq, &seq))
 		return SEQ_NONE;
-	for (i = 0; i < FACT_WORDS; i++)
-		__atomic_store_n(&s->u.w[i], u->w[i], __ATOMIC_RELAXED);
+	memcpy(&s->f, f, sizeof(*f));
 	for (i = 0; i < ITABLE_SLOTS; i++)
 		__atomic_store_n(&s->itable[i], 0, __ATOMIC_RELAXED);
 	return slot_release(s, seq);
@@ -62,8 +62,7 @@ void xs_ext4_facts_drop(struct dev_slot *s, uint32_t seq)
 {
 	if (!slot_claim(s, seq, &seq))
 		return;
-	__atomic_store_n(&s->u.w[0], 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->u.w[1], 0, __ATOMIC_RELAXED);
+	s->f.key = 0;
 	slot_release(s, seq);
 }
 

@@ -22,11 +22,7 @@
 #define F_EXT4_DRIVER	0x2	/* /sys/fs/ext4/NAME exists */
 #define F_PROVEN	0x4	/* @geom's UUID gave the mount's f_fsid */
 
-/*
- * What is known about one device.  Copied in and out word by word, the
- * path whole: a short path's count and bound would cost more than its
- * remaining words.
- */
+/* What is known about one device: copied in and out whole. */
 struct dev_facts {
 	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
 	uint64_t		fs_key;	/* the unique mount ID; 0: none */
@@ -39,15 +35,6 @@ struct dev_facts {
 	char			path[DEV_PATH_MAX];	/* /dev/NAME */
 };
 
-#define FACT_WORDS	(sizeof(struct dev_facts) / sizeof(unsigned long))
-_Static_assert(sizeof(struct dev_facts) % sizeof(unsigned long) == 0,
-	       "words");
-
-union fact_words {
-	struct dev_facts	f;
-	unsigned long		w[FACT_WORDS];
-};
-
 #define DEV_SLOTS	16	/* direct-mapped by dev_t; a power of two */
 #define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
 
@@ -58,12 +45,14 @@ union fact_words {
 /*
  * ext4dev_cache.c: the slots of facts, one seqlock each.  @seq is even
  * while the slot is stable and odd while one writer (the one whose
- * compare-and-swap made it odd) changes it; every access to the rest is
- * atomic, so a torn read is detected and never undefined.
+ * compare-and-swap made it odd) changes it.  @f is copied whole, as the
+ * kernel's seqcount readers copy: a copy made while @seq moved may be
+ * torn, and is never used.  The inode table words are read one at a
+ * time, atomically.
  */
 struct dev_slot {
 	uint32_t		seq;
-	union fact_words	u;
+	struct dev_facts	f;
 	uint64_t		itable[ITABLE_SLOTS];	/* 0 = empty */
 };
 
@@ -90,51 +79,31 @@ static inline int xs_ext4_seq_unchanged(struct dev_slot *s, uint32_t seq)
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
 }
 
-/* The words of struct dev_facts that hold its geometry. */
-#define GEOM_WORD0	(offsetof(struct dev_facts, geom) / sizeof(unsigned long))
-#define GEOM_WORDS	(sizeof(struct xs_ext4_geom) / sizeof(unsigned long))
-_Static_assert(offsetof(struct dev_facts, geom) % sizeof(unsigned long) == 0 &&
-	       sizeof(struct xs_ext4_geom) % sizeof(unsigned long) == 0,
-	       "geometry words");
-
 /*
- * The facts about @key and the inode table block of @ino's group, if the
- * slot holds them and is not being written: 1, else 0 (a miss).  The
- * geometry goes to @g, the rest to @u (@g may be &@u->f.geom): a device
- * opened takes it there, not copied again.  Inline: every raw-inode call
- * and batch starts with it.
+ * The facts about @key, into @f, and the inode table block of @ino's
+ * group, if the slot holds them and is not being written: 1, else 0 (a
+ * miss).  Inline: every raw-inode call and batch starts with it.
  */
 static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 				    uint64_t fs_key, uint64_t ino,
-				    union fact_words *u,
-				    struct xs_ext4_geom *g, uint64_t *itable,
+				    struct dev_facts *f, uint64_t *itable,
 				    uint32_t *seqp)
 {
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
-	unsigned long i, w;
 	uint64_t e;
 
 	if (seq & 1)
 		return 0;
-	/* Unrolled: the loop's own count and branch would double it. */
-#pragma GCC unroll 32
-	for (i = 0; i < FACT_WORDS; i++) {
-		w = __atomic_load_n(&s->u.w[i], __ATOMIC_RELAXED);
-		if (i - GEOM_WORD0 < GEOM_WORDS)
-			memcpy((char *)g + (i - GEOM_WORD0) * sizeof(w), &w,
-			       sizeof(w));
-		else
-			u->w[i] = w;
-	}
-	if (!xs_ext4_seq_unchanged(s, seq) || u->f.key != key ||
-	    u->f.fs_key != fs_key)
+	memcpy(f, &s->f, sizeof(*f));
+	if (!xs_ext4_seq_unchanged(s, seq) || f->key != key ||
+	    f->fs_key != fs_key)
 		return 0;
 	*seqp = seq;
 	*itable = 0;
 	/* Only a consistent geometry may be divided by. */
-	if (!(u->f.flags & F_GEOM) || !xs_ext4_ino_valid(g, ino))
+	if (!(f->flags & F_GEOM) || !xs_ext4_ino_valid(&f->geom, ino))
 		return 1;
-	group = xs_ext4_group_of(g, ino);
+	group = xs_ext4_group_of(&f->geom, ino);
 	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
 			    __ATOMIC_RELAXED);
 	if (xs_ext4_seq_unchanged(s, seq) &&
@@ -145,7 +114,7 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 
 /* Replace what @s holds by @f (and no inode table): the new @seq. */
 uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
-			   const union fact_words *u);
+			   const struct dev_facts *f);
 /* Forget @s if it still holds what was read at @seq. */
 void xs_ext4_facts_drop(struct dev_slot *s, uint32_t seq);
 

@@ -57,12 +57,25 @@ int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st);
 
 
 /*
- * why.c: the XSTAT_WHY_* reasons for the class (3) fields @request asked
- * for and @st lacks, into @st, where the library knows them; @t as for
+ * why.c: the XSTAT_WHY_* reasons for the class (3) fields @missing, which
+ * @st lacks, into @st, where the library knows them; @t as for
  * xs_promise_fill(), @from_statx: the kernel's answer came from statx.
  */
-void xs_why_fill(const struct xs_target *t, uint64_t request,
-		 int from_statx, struct xs_stat *st);
+void xs_why_fill_missing(const struct xs_target *t, uint64_t missing,
+			 int from_statx, struct xs_stat *st);
+
+/*
+ * The same for what @request asked and @st lacks.  Inline: a result that
+ * lacks none of them (the usual one) costs a test, not a call.
+ */
+static inline void xs_why_fill(const struct xs_target *t, uint64_t request,
+			       int from_statx, struct xs_stat *st)
+{
+	uint64_t missing = request & XS_CLASS3 & ~st->mask;
+
+	if ((request & XSTAT_REQUEST_WHY_MISSING) && missing)
+		xs_why_fill_missing(t, missing, from_statx, st);
+}
 
 /*
  * why.c, for supplement.c: the notes (why.h) for @fields after @fs's own

@@ -113,9 +113,8 @@ static uint8_t why_dv(const struct xs_fs *fs, uint32_t fsflags,
 	return XSTAT_WHY_UNKNOWN;
 }
 
-static __attribute__((noinline)) void
-fill_missing(const struct xs_target *t, uint64_t missing, int from_statx,
-	     struct xs_stat *st)
+void xs_why_fill_missing(const struct xs_target *t, uint64_t missing,
+			 int from_statx, struct xs_stat *st)
 {
 	const struct xs_fs *fs = xs_fs_row(t, st);
 
@@ -135,14 +134,4 @@ fill_missing(const struct xs_target *t, uint64_t missing, int from_statx,
 		st->why_gen = why_gen(fs, st->fsflags, st->why_gen);
 	if (missing & XSTAT_REQUEST_DATA_VERSION)
 		st->why_dv = why_dv(fs, st->fsflags, st->why_dv);
-}
-
-/* A result that lacks none of them pays for no frame. */
-void xs_why_fill(const struct xs_target *t, uint64_t request,
-		 int from_statx, struct xs_stat *st)
-{
-	uint64_t missing = request & XS_CLASS3 & ~st->mask;
-
-	if ((request & XSTAT_REQUEST_WHY_MISSING) && missing)
-		fill_missing(t, missing, from_statx, st);
 }
