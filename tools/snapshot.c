@@ -502,14 +502,15 @@ struct snap_ent *snapshot_find_near(const struct snapshot *s,
 
 	if (!s->nbuckets)
 		return NULL;
-	h = hash_path(path, strlen(path));
+	/* the name itself, not its hash, first: it is the one mostly */
 	if (*next < s->n) {
 		e = s->ents[*next];
-		if (e->path_hash == h && strcmp(e->path, path) == 0) {
+		if (strcmp(e->path, path) == 0) {
 			++*next;
 			return e;
 		}
 	}
+	h = hash_path(path, strlen(path));
 	for (i = s->path_heads[h & (s->nbuckets - 1)]; i; i = e->next_path) {
 		e = s->ents[i - 1];
 		if (e->path_hash == h && strcmp(e->path, path) == 0) {
@@ -1025,9 +1026,11 @@ static int load(FILE *f, const char *name, struct snapshot *s, char *err,
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	err[0] = '\0';
+	/* every page is read now: mapped in one call, not a fault each few */
 	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
 	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ,
+			MAP_PRIVATE | MAP_POPULATE,
 			fileno(f), 0)) != MAP_FAILED) {
 		ret = load_mapped(&c, map, (size_t)sb.st_size, s);
 		/* the records' text, until snapshot_free() */
