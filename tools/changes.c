@@ -3,11 +3,12 @@
  * --changes and --save (changes.h).  The walk's entries are compared as
  * they come, under one lock (the walk's workers call concurrently; each
  * finds its old entry before, see find_old()): a name that still holds
- * the same file gets xstat_compare(3)'s verdict at once.  A name that is new or holds another file is kept until the walk
- * ends, because only then is it known whether its file left another name
- * (moved) or still has it (a new hard link: new).  Then every snapshot
- * name not seen and not moved is gone.  The verdicts are printed at the
- * end, sorted by the path's bytes, so every output form has one order.
+ * the same file gets xstat_compare(3)'s verdict at once.  A name that is
+ * new or holds another file is kept until the walk ends, because only
+ * then is it known whether its file left another name (moved) or still
+ * has it (a new hard link: new).  Then every snapshot name not seen and
+ * not moved is gone.  The verdicts are printed at the end, sorted by the
+ * path's bytes, so every output form has one order.
  *
  * --save writes each entry's record, as -r --json --change-token prints
  * it, while the walk goes (printed by each worker outside the lock), so
@@ -39,8 +40,9 @@
  * its name in the snapshot's chunks (a piped snapshot: its record too),
  * a pointer (8) and the heads of two hash tables of 2-4 buckets an entry
  * (16-32); its result (216) only where it was parsed, or where the walk
- * did not find the same file at its name.  Besides: each verdict until the end, the new names of this
- * walk, and with --save the racy entries' results.
+ * did not find the same file at its name.  Besides: each verdict until
+ * the end, the new names of this walk, and with --save the racy entries'
+ * results.
  */
 #include <errno.h>
 #include <pthread.h>
