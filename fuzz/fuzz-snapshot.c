@@ -34,7 +34,7 @@ static void check_entries(const struct snapshot *s)
 			abort();
 		if (s->ents[i]->flags & SNAP_FAILED)
 			continue;
-		e = snapshot_first_ino(s, s->ents[i]->res.x.st_ino);
+		e = snapshot_first_ino(s, s->ents[i]->res->x.st_ino);
 		while (e && e != s->ents[i])
 			e = snapshot_next_ino(s, e);
 		if (!e)
@@ -51,7 +51,8 @@ static void check_entries(const struct snapshot *s)
 			if (b->flags & SNAP_FAILED)
 				continue;
 			errno = 0;
-			v = xstat_compare(&a->res.x, a->len, &b->res.x, b->len,
+			v = xstat_compare(&a->res->x, a->res->len,
+					  &b->res->x, b->res->len,
 					  a->flags & SNAP_TAKEN ? &a->taken : NULL,
 					  &why);
 			if (v < -1 || v > XSTAT_OTHER_FILE ||
@@ -88,8 +89,8 @@ static void check_deferred(const uint8_t *data, size_t size,
 		const struct snap_ent *a = s->ents[i], *b = d.ents[i];
 
 		if (d.n != s->n || strcmp(a->path, b->path) ||
-		    a->flags != b->flags || a->len != b->len ||
-		    memcmp(&a->res, &b->res, sizeof(a->res)) ||
+		    a->flags != b->flags || !a->res != !b->res ||
+		    (a->res && memcmp(a->res, b->res, sizeof(*a->res))) ||
 		    a->taken.tv_sec != b->taken.tv_sec ||
 		    a->taken.tv_nsec != b->taken.tv_nsec ||
 		    a->line_len != b->line_len)

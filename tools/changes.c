@@ -3,11 +3,12 @@
  * --changes and --save (changes.h).  The walk's entries are compared as
  * they come, under one lock (the walk's workers call concurrently; each
  * finds its old entry before, see find_old()): a name that still holds
- * the same file gets xstat_compare(3)'s verdict at once.  A name that is new or holds another file is kept until the walk
- * ends, because only then is it known whether its file left another name
- * (moved) or still has it (a new hard link: new).  Then every snapshot
- * name not seen and not moved is gone.  The verdicts are printed at the
- * end, sorted by the path's bytes, so every output form has one order.
+ * the same file gets xstat_compare(3)'s verdict at once.  A name that is
+ * new or holds another file is kept until the walk ends, because only
+ * then is it known whether its file left another name (moved) or still
+ * has it (a new hard link: new).  Then every snapshot name not seen and
+ * not moved is gone.  The verdicts are printed at the end, sorted by the
+ * path's bytes, so every output form has one order.
  *
  * --save writes each entry's record, as -r --json --change-token prints
  * it, while the walk goes (printed by each worker outside the lock), so
@@ -35,11 +36,13 @@
  * describes.  Names are looked up in the snapshot's spelling and reported
  * in DIR's.
  *
- * Memory: per snapshot entry, struct snap_ent (264 bytes on x86-64) and
+ * Memory: per snapshot entry, struct snap_ent (64 bytes on x86-64) and
  * its name in the snapshot's chunks (a piped snapshot: its record too),
  * a pointer (8) and the heads of two hash tables of 2-4 buckets an entry
- * (16-32).  Besides: each verdict until the end, the new names of this
- * walk, and with --save the racy entries' results.
+ * (16-32); its result (216) only where it was parsed, or where the walk
+ * did not find the same file at its name.  Besides: each verdict until
+ * the end, the new names of this walk, and with --save the racy entries'
+ * results.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -219,10 +222,11 @@ static void report(struct changes *c, const char *path, const char *change,
 	c->nreports++;
 }
 
-static int compare(const struct snap_ent *e, const struct xstat *x,
-		   size_t len)
+/* @e's result @res against @x. */
+static int compare(const struct snap_ent *e, const struct snap_res *res,
+		   const struct xstat *x, size_t len)
 {
-	return xstat_compare(&e->res.x, e->len, x, len,
+	return xstat_compare(&res->x, res->len, x, len,
 			     e->flags & SNAP_TAKEN ? &e->taken : NULL, NULL);
 }
 
@@ -315,15 +319,53 @@ static void find_old(struct changes *c, const struct file_result *r,
 }
 
 /*
- * A SNAP_LAZY entry @o->e: rebuilt from @r where the records agree, else
- * parsed.  False if its record is bad (c->lock held).
+ * A SNAP_LAZY entry @o->e: rebuilt from @r into @tmp where the records
+ * agree, else parsed.  Its result, or NULL if its record is bad (c->lock
+ * held).
  */
-static bool settle_lazy(struct changes *c, const struct old_entry *o,
-			const struct file_result *r)
+static const struct snap_res *settle_lazy(struct changes *c,
+					  const struct old_entry *o,
+					  const struct file_result *r,
+					  struct snap_res *tmp)
 {
-	if (o->same_text && !snapshot_rebuild(o->e, r->x, r->buflen))
+	if (o->same_text && !snapshot_rebuild(o->e, tmp, r->x, r->buflen))
+		return tmp;
+	return resolve(c, o->e) ? o->e->res : NULL;
+}
+
+/*
+ * @e's result @res, rebuilt into the caller's @tmp, kept where the walk
+ * leaves @e to be read again (settle(): a name not holding the same
+ * file).  Most entries are the same file: theirs is not kept.
+ */
+static void keep_rebuilt(struct changes *c, struct snap_ent *e,
+			 const struct snap_res *res,
+			 const struct snap_res *tmp)
+{
+	if (res == tmp && !(e->flags & SNAP_SAME_FILE) &&
+	    snapshot_keep(&c->snap, e, tmp))
+		oom(c);
+}
+
+/* compare() for entry(): its verdict said, or false where none is. */
+static bool verdict(struct changes *c, const struct file_result *r,
+		    struct snap_ent *e, const struct snap_res *res)
+{
+	int v;
+
+	e->flags |= SNAP_PRESENT;
+	v = compare(e, res, r->x, r->buflen);
+	if (v < 0) {
+		c->trouble = true;
+		warn_msg(errno, "cannot compare %s", quoteaf(r->name));
 		return true;
-	return resolve(c, o->e);
+	}
+	if (v == XSTAT_OTHER_FILE)
+		return false;
+	e->flags |= SNAP_SAME_FILE;
+	if (verdict_name[v])
+		report(c, r->name, verdict_name[v], NULL, NULL);
+	return true;
 }
 
 /* Compare one entry, found as @o (c->lock held).  Returns @o->e. */
@@ -331,13 +373,16 @@ static struct snap_ent *entry(struct changes *c, const struct file_result *r,
 			      const struct old_entry *o)
 {
 	struct snap_ent *e = o->e;
-	int v;
+	const struct snap_res *res = e ? e->res : NULL;
+	struct snap_res tmp;
+	bool said;
 
 	if (o->oom) {
 		oom(c);
 		return NULL;
 	}
-	if (e && (e->flags & SNAP_LAZY) && !settle_lazy(c, o, r)) {
+	if (e && (e->flags & SNAP_LAZY) &&
+	    !(res = settle_lazy(c, o, r, &tmp))) {
 		/* the run ends with the snapshot's error: nothing to say */
 		e->flags |= SNAP_PRESENT | SNAP_SAME_FILE;
 		return e;
@@ -357,23 +402,11 @@ static struct snap_ent *entry(struct changes *c, const struct file_result *r,
 		report(c, r->name, "unproven", NULL, NULL);
 		return e;
 	}
-	if (e) {
-		e->flags |= SNAP_PRESENT;
-		v = compare(e, r->x, r->buflen);
-		if (v < 0) {
-			c->trouble = true;
-			warn_msg(errno, "cannot compare %s", quoteaf(r->name));
-			return e;
-		}
-		if (v != XSTAT_OTHER_FILE) {
-			e->flags |= SNAP_SAME_FILE;
-			if (verdict_name[v])
-				report(c, r->name, verdict_name[v], NULL,
-				       NULL);
-			return e;
-		}
-	}
-	keep(c, r, e != NULL);
+	said = e && verdict(c, r, e, res);
+	if (e)
+		keep_rebuilt(c, e, res, &tmp);
+	if (!said)
+		keep(c, r, e != NULL);
 	return e;
 }
 
@@ -550,11 +583,11 @@ static void settle(struct changes *c, struct pending *p)
 		if (e->flags & (SNAP_SAME_FILE | SNAP_CLAIMED))
 			continue;
 		if ((e->flags & SNAP_PRESENT) &&
-		    !identity_proven(&e->res.x, &p->res.x))
+		    !identity_proven(&e->res->x, &p->res.x))
 			continue;
 		if (!(e->flags & SNAP_PRESENT) && unread_below(c, e))
 			continue;
-		v = compare(e, &p->res.x, p->len);
+		v = compare(e, e->res, &p->res.x, p->len);
 		if (v < 0 || v == XSTAT_OTHER_FILE)
 			continue;
 		e->flags |= SNAP_CLAIMED;
@@ -585,7 +618,7 @@ static bool same_root(const struct changes *c, const struct snap_ent *r,
 		warn_msg(errno, "cannot stat %s", quoteaf(c->root));
 		return false;
 	}
-	v = xstat_compare(&r->res.x, r->len, &b.x,
+	v = xstat_compare(&r->res->x, r->res->len, &b.x,
 			  (size_t)n < sizeof(b) ? (size_t)n : sizeof(b),
 			  NULL, &why);
 	if (v == XSTAT_OTHER_FILE)

@@ -331,7 +331,6 @@ static struct snap_ent *new_entry(struct snapshot *s,
 		return NULL;
 	}
 	memset(e, 0, sizeof(*e));
-	e->path = (char *)(e + 1);
 	if (is_type(b, JT_NULL))
 		memcpy(e->path, p->str, n);
 	else if (get_hex(b, (unsigned char *)e->path, 0, NULL))
@@ -349,9 +348,9 @@ static struct snap_ent *new_entry(struct snapshot *s,
 	} while (0)
 
 static int get_extras(struct ctx *c, const struct jt_node *o, uint64_t mask,
-		      struct snap_ent *e)
+		      struct snap_res *res)
 {
-	unsigned char *p = (unsigned char *)&e->res + sizeof(struct xstat);
+	unsigned char *p = (unsigned char *)&res->x + sizeof(struct xstat);
 	const struct jt_node *v;
 
 	if (mask & XSTAT_REQUEST_CHANGE_TOKEN) {
@@ -417,14 +416,14 @@ static int get_extras(struct ctx *c, const struct jt_node *o, uint64_t mask,
 		memcpy(p, &f, sizeof(f));
 		p += sizeof(f);
 	}
-	e->len = (uint32_t)(p - (unsigned char *)&e->res);
+	res->len = (uint32_t)(p - (unsigned char *)&res->x);
 	return 0;
 }
 
 static int get_result(struct ctx *c, const struct jt_node *o,
-		      struct snap_ent *e)
+		      struct snap_res *res)
 {
-	struct xstat *x = &e->res.x;
+	struct xstat *x = &res->x;
 	unsigned long long mask, v = 0;
 	const struct jt_node *dev;
 
@@ -464,7 +463,7 @@ static int get_result(struct ctx *c, const struct jt_node *o,
 	     "data_version");
 	if (mask & XSTAT_REQUEST_DATA_VERSION)
 		x->st_data_version = v;
-	return get_extras(c, o, mask, e);
+	return get_extras(c, o, mask, res);
 }
 
 static uint32_t hash_ino(uint64_t ino)
@@ -503,14 +502,15 @@ struct snap_ent *snapshot_find_near(const struct snapshot *s,
 
 	if (!s->nbuckets)
 		return NULL;
-	h = hash_path(path, strlen(path));
+	/* the name itself, not its hash, first: it is the one mostly */
 	if (*next < s->n) {
 		e = s->ents[*next];
-		if (e->path_hash == h && strcmp(e->path, path) == 0) {
+		if (strcmp(e->path, path) == 0) {
 			++*next;
 			return e;
 		}
 	}
+	h = hash_path(path, strlen(path));
 	for (i = s->path_heads[h & (s->nbuckets - 1)]; i; i = e->next_path) {
 		e = s->ents[i - 1];
 		if (e->path_hash == h && strcmp(e->path, path) == 0) {
@@ -524,12 +524,12 @@ struct snap_ent *snapshot_find_near(const struct snapshot *s,
 struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 				   const struct snap_ent *e)
 {
-	uint64_t ino = e->res.x.st_ino;
+	uint64_t ino = e->res->x.st_ino;
 	uint32_t i = e->next_ino;
 
 	while (i) {
 		e = s->ents[i - 1];
-		if (!(e->flags & SNAP_FAILED) && e->res.x.st_ino == ino)
+		if (e->res->x.st_ino == ino)
 			return (struct snap_ent *)e;
 		i = e->next_ino;
 	}
@@ -546,14 +546,17 @@ struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino)
 	while (i) {
 		struct snap_ent *e = s->ents[i - 1];
 
-		if (!(e->flags & SNAP_FAILED) && e->res.x.st_ino == ino)
+		if (e->res->x.st_ino == ino)
 			return e;
 		i = e->next_ino;
 	}
 	return NULL;
 }
 
-/* The inode index, once every entry's result is read. */
+/*
+ * The inode index, once every entry's result is read: of those that
+ * have one kept (not an error record, not one the walk found the same).
+ */
 static void index_ino(struct snapshot *s)
 {
 	size_t i;
@@ -562,9 +565,9 @@ static void index_ino(struct snapshot *s)
 		struct snap_ent *e = s->ents[i];
 		uint32_t *h;
 
-		if (e->flags & SNAP_FAILED)
+		if (!e->res)
 			continue;
-		h = &s->ino_heads[hash_ino(e->res.x.st_ino) &
+		h = &s->ino_heads[hash_ino(e->res->x.st_ino) &
 				  (s->nbuckets - 1)];
 		e->next_ino = *h;
 		*h = (uint32_t)i + 1;
@@ -668,7 +671,11 @@ static int fill_entry(struct ctx *c, struct snapshot *s,
 		e->flags |= SNAP_TAKEN;
 		s->have_taken = true;
 	}
-	return get_result(c, o, e);
+	e->res = snap_alloc(s, sizeof(*e->res));
+	if (!e->res)
+		return fail(c, "out of memory");
+	memset(e->res, 0, sizeof(*e->res));
+	return get_result(c, o, e->res);
 }
 
 static int add_entry(struct ctx *c, struct snapshot *s,
@@ -803,7 +810,6 @@ static bool add_lazy(struct ctx *c, struct snapshot *s, const char *line,
 		return true;
 	}
 	memset(e, 0, sizeof(*e));
-	e->path = (char *)(e + 1);
 	memcpy(e->path, name, n);
 	e->path[n] = '\0';
 	e->path_hash = hash_path(name, n);
@@ -1020,9 +1026,11 @@ static int load(FILE *f, const char *name, struct snapshot *s, char *err,
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	err[0] = '\0';
+	/* every page is read now: mapped in one call, not a fault each few */
 	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
 	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ,
+			MAP_PRIVATE | MAP_POPULATE,
 			fileno(f), 0)) != MAP_FAILED) {
 		ret = load_mapped(&c, map, (size_t)sb.st_size, s);
 		/* the records' text, until snapshot_free() */
@@ -1107,18 +1115,18 @@ static int get_time_of(const struct xstat_time *t, struct xstat_time *out)
 }
 
 /* get_result() and get_extras() on json_print()'s record of @x. */
-int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
-		     size_t buflen)
+static int rebuild(struct snap_res *res, const struct xstat *x,
+		   size_t buflen)
 {
 	unsigned long long mask = x->st_result_mask &
 				  (~XSTAT_REQUEST__EXTRA_RESULTS | KEPT_EXTRAS);
-	struct xstat *y = &e->res.x;
-	unsigned char *p = (unsigned char *)&e->res + sizeof(struct xstat);
+	struct xstat *y = &res->x;
+	unsigned char *p = (unsigned char *)&res->x + sizeof(struct xstat);
 
 	if ((mask & (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE)) !=
 	    (XSTAT_REQUEST_INO | XSTAT_REQUEST_MODE))
 		return -1;
-	memset(&e->res, 0, sizeof(e->res));
+	memset(res, 0, sizeof(*res));
 	y->st_result_mask = mask;
 	y->st_mode = x->st_mode;
 	if (mask & XSTAT_REQUEST_NLINK)
@@ -1186,8 +1194,26 @@ int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
 		memcpy(p, &f, sizeof(f));
 		p += sizeof(f);
 	}
-	e->len = (uint32_t)(p - (unsigned char *)&e->res);
+	res->len = (uint32_t)(p - (unsigned char *)&res->x);
+	return 0;
+}
+
+int snapshot_rebuild(struct snap_ent *e, struct snap_res *res,
+		     const struct xstat *x, size_t buflen)
+{
+	if (rebuild(res, x, buflen))
+		return -1;
 	e->flags &= ~(uint32_t)SNAP_LAZY;
+	return 0;
+}
+
+int snapshot_keep(struct snapshot *s, struct snap_ent *e,
+		  const struct snap_res *res)
+{
+	e->res = snap_alloc(s, sizeof(*e->res));
+	if (!e->res)
+		return -1;
+	memcpy(e->res, res, sizeof(*res));
 	return 0;
 }
 
@@ -1216,12 +1242,22 @@ size_t snapshot_prefix_len(const char *line, size_t len)
 	return 0;
 }
 
-int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
-		     size_t buflen)
+int snapshot_rebuild(struct snap_ent *e, struct snap_res *res,
+		     const struct xstat *x, size_t buflen)
 {
 	(void)e;
+	(void)res;
 	(void)x;
 	(void)buflen;
+	return -1;
+}
+
+int snapshot_keep(struct snapshot *s, struct snap_ent *e,
+		  const struct snap_res *res)
+{
+	(void)s;
+	(void)e;
+	(void)res;
 	return -1;
 }
 

@@ -32,26 +32,36 @@ struct jt_tree;
 #define SNAP_LAZY	0x80	/* only its name and "taken" read yet */
 
 /*
- * One entry: its name (bytes), and the part of its result the comparison
- * reads - struct xstat and the change token, data version promise and
- * filesystem ID - rebuilt in the library's layout.
+ * The part of an entry's result the comparison reads - struct xstat and
+ * the change token, data version promise and filesystem ID - rebuilt in
+ * the library's layout.
+ */
+struct snap_res {
+	union {
+		struct xstat	x;
+		xstat_u64	w[(sizeof(struct xstat) + 24 + 8 + 24) / 8];
+	};
+	uint32_t	len;		/* bytes of the result */
+};
+
+/*
+ * One entry: its name (bytes) and its result, once read.  The result is
+ * apart: a SNAP_LAZY entry has none yet, and one rebuilt from the walk's
+ * new result (snapshot_rebuild()) needs none kept unless the walk keeps
+ * it for later (snapshot_keep()) - most entries of a large snapshot.
  */
 struct snap_ent {
-	char		*path;
+	struct snap_res	*res;		/* NULL: not read, failed or unkept */
 	uint32_t	next_path;	/* hash chains: index + 1, 0 ends */
 	uint32_t	next_ino;
 	uint32_t	flags;
-	uint32_t	len;		/* bytes of res */
 	uint32_t	line_len;
 	uint32_t	prefix_len;	/* SNAP_LAZY: line up to ,"taken": */
 	uint32_t	lineno;		/* its line in the file */
 	uint32_t	path_hash;	/* of path: made by the parsing threads */
 	const char	*line;		/* the record as read, no newline */
 	struct xstat_time taken;	/* its racy window's end (SNAP_TAKEN) */
-	union {
-		struct xstat	x;
-		xstat_u64	w[(sizeof(struct xstat) + 24 + 8 + 24) / 8];
-	} res;
+	char		path[];
 };
 
 /* The entries and their names are cut from chunks of SNAP_CHUNK bytes. */
@@ -116,17 +126,27 @@ size_t snapshot_prefix_len(const char *line, size_t len);
 
 /*
  * @e (SNAP_LAZY) from the new result @x (@buflen bytes) whose record's
- * text from after "path" up to "taken" is @e's: exactly what reading
- * @e's record would give (the name is not in the result).  0; -1 where
- * the text would not be read as a snapshot entry (then
- * snapshot_resolve() says why).  Not thread-safe for one entry.
+ * text from after "path" up to "taken" is @e's: into @res, exactly what
+ * reading @e's record would give (the name is not in the result); @e is
+ * then read, its result @res (the caller's: snapshot_keep() keeps it).
+ * 0; -1 where the text would not be read as a snapshot entry (then
+ * snapshot_resolve() says why).
  */
-int snapshot_rebuild(struct snap_ent *e, const struct xstat *x,
-		     size_t buflen);
+int snapshot_rebuild(struct snap_ent *e, struct snap_res *res,
+		     const struct xstat *x, size_t buflen);
+
+/*
+ * @res, rebuilt for @e, kept as its result (the inode index and the
+ * comparisons after the walk read it).  0, or -1 out of memory.  One
+ * thread at a time (@s's memory).
+ */
+int snapshot_keep(struct snapshot *s, struct snap_ent *e,
+		  const struct snap_res *res);
 
 /*
  * Read @e's record (SNAP_LAZY) now, as snapshot_load() would have: 0, or
- * -1 with "NAME:LINE: reason" in @err.  One thread at a time (s->tree).
+ * -1 with "NAME:LINE: reason" in @err.  One thread at a time (s->tree,
+ * @s's memory).
  */
 int snapshot_resolve(struct snapshot *s, struct snap_ent *e, char *err,
 		     size_t errlen);
@@ -154,7 +174,10 @@ struct snap_ent *snapshot_find(const struct snapshot *s, const char *path);
 struct snap_ent *snapshot_find_near(const struct snapshot *s,
 				    const char *path, size_t *next);
 
-/* The entries whose inode number is @ino: first, then snapshot_next_ino. */
+/*
+ * The entries whose inode number is @ino: first, then snapshot_next_ino.
+ * Only those with a result (->res) are indexed.
+ */
 struct snap_ent *snapshot_first_ino(const struct snapshot *s, uint64_t ino);
 struct snap_ent *snapshot_next_ino(const struct snapshot *s,
 				   const struct snap_ent *e);
