@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
+#include "ext4_same.h"
 #include "backend_fstatat.h"
 #include "internal.h"
 #include "rawsys.h"
@@ -106,24 +107,6 @@ static inline int read_inode(const struct xs_ext4_dev *ref, uint64_t ino,
 }
 
 /*
- * The raw inode must be the file stat described in @st, as it is now:
- * xs_ext4_same_file()'s rule, with the generation when stat's record
- * has it.
- */
-static inline int same_file(const struct xs_ext4_inode *in,
-			    const struct xs_stat *st, uint64_t idmap_mnt)
-{
-	struct xs_ext4_ident who = {
-		.mode = st->mode, .nlink = st->nlink,
-		.uid = st->uid, .gid = st->gid,
-		.has_gen = !!(st->mask & XSTAT_REQUEST_GEN), .gen = st->gen,
-		.idmap_mnt = idmap_mnt,
-	};
-
-	return xs_ext4_same_file(in, &who);
-}
-
-/*
  * One probe of @st's inode.  The inode table block comes from the
  * device's small cache when a previous probe of the group succeeded (one
  * pread saved), else from the group descriptor; a failure with a cached
@@ -145,7 +128,7 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 						   &off);
 		if (!ret)
 			ret = read_inode(ref, ino, off, raw, in);
-		if (!ret && !same_file(in, st, idmap_mnt))
+		if (!ret && !xs_ext4_same_stat(in, st, idmap_mnt, 1))
 			ret = -ESTALE;
 		if (!ret && !cached)
 			xs_ext4_dev_set_itable(ref,
