@@ -29,6 +29,8 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t err_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool stdin_closed;
 static bool write_failed;
+/* stdout's error flag as out_drain() last saw it: read with no lock */
+static bool stdout_failed;
 static int write_errno;		/* of the first failed write to stdout */
 static size_t drain_at = DRAIN_AT;
 static size_t status_len;	/* a status line is on stderr (err_lock) */
@@ -180,8 +182,15 @@ bool out_drain(void)
 		rec.done = 0;
 	}
 	ok = !ferror(target ? target : stdout);
+	if (!ok && !target)
+		__atomic_store_n(&stdout_failed, true, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&out_lock);
 	return ok;
+}
+
+bool out_stdout_failed(void)
+{
+	return __atomic_load_n(&stdout_failed, __ATOMIC_RELAXED);
 }
 
 void out_thread_end(void)

@@ -58,6 +58,13 @@ const char *out_record_text(size_t *len);
 bool out_drain(void);
 
 /*
+ * Has a write of records to stdout failed (as out_drain() found)?  For a
+ * test on every entry: no lock, where ferror(stdout) takes stdout's, which
+ * the thread writing out its buffer holds.
+ */
+bool out_stdout_failed(void);
+
+/*
  * Records go to @f instead of stdout from now on, until called with NULL
  * (xstat --save's snapshot: written through the same printers, in the
  * same large writes).  out_drain() then writes there; false if @f failed.

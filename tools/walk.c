@@ -88,7 +88,7 @@ static void emit(struct walk *w, const struct file_result *r,
 	} else if (!o->print(r, o->ctx)) {
 		atomic_store(&w->failed, true);
 	}
-	if (ferror(stdout))
+	if (out_stdout_failed())
 		atomic_store(&w->stop, true);
 }
 
