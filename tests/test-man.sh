@@ -143,9 +143,10 @@ done <"${TMPDIR:-/tmp}/xstat-man-attrs.$$"
 rm -f "${TMPDIR:-/tmp}/xstat-man-attrs.$$"
 
 # Every errno the entry points set themselves is documented.
-errs=$(sed -n 's/.*\(xs_ret(\|return \)-\(E[A-Z]*\)[,;].*/\2/p' \
+errs=$(sed -n 's/.*\(xs_ret(\|xs_ret_raw(\|return \)-\(E[A-Z]*\)[,;)].*/\2/p' \
 	"$top_srcdir/lib/xstat.c" | sort -u)
-[ -n "$errs" ] || fail "no xs_ret(-E...) or return -E... in lib/xstat.c"
+[ -n "$errs" ] ||
+	fail "no xs_ret(-E...), xs_ret_raw(-E...), return -E... in lib/xstat.c"
 errors=$(sed -n '/^\.SH ERRORS/,/^\.SH /p' "$man/man3/xstat.3")
 for e in $errs; do
 	echo "$errors" | grep -q "^\.B $e\$" || fail "xstat.3 ERRORS: no $e"
