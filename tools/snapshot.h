@@ -37,11 +37,12 @@ struct jt_tree;
  * the library's layout.
  */
 struct snap_res {
+	uint32_t	len;		/* bytes of the result */
+	/* last: struct xstat ends in its flexible array of extras */
 	union {
 		struct xstat	x;
 		xstat_u64	w[(sizeof(struct xstat) + 24 + 8 + 24) / 8];
 	};
-	uint32_t	len;		/* bytes of the result */
 };
 
 /*
