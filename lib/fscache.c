@@ -28,28 +28,18 @@
 /* A slot's words: magic | flags << 32, and xs_fs_of(magic). */
 enum { FS_VALUE, FS_ROW, FS_WORDS };
 
-struct fs_slot {
-	struct xs_seqslot	head;
-	uint64_t		word[FS_WORDS];
-};
-_Static_assert(FS_WORDS <= XS_SEQSLOT_WORDS, "seqslot.h reads that many");
+_Static_assert(FS_WORDS <= XS_SEQSLOT_WORDS, "a slot holds that many");
 
-static struct fs_slot fs_slots[1 << FSCACHE_BITS];
-
-static inline __attribute__((always_inline)) struct fs_slot *
-slot_of(uint64_t key)
-{
-	return &fs_slots[xs_seqslot_index(key, FSCACHE_BITS)];
-}
+static struct xs_seqslot fs_slots[1 << FSCACHE_BITS];
 
 /* 1 and the slot's facts for @key and their row, or 0. */
 static inline __attribute__((always_inline)) int
 slot_read(uint64_t key, uint64_t *value, const struct xs_fs **row)
 {
-	struct fs_slot *s = slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(fs_slots, FSCACHE_BITS, key);
 	uint64_t w[FS_WORDS];
 
-	if (!xs_seqslot_read(&s->head, key, s->word, w, FS_WORDS))
+	if (!xs_seqslot_read(s, key, w, FS_WORDS))
 		return 0;
 	*value = w[FS_VALUE];
 	*row = (const struct xs_fs *)(uintptr_t)w[FS_ROW];
@@ -64,16 +54,16 @@ slot_read(uint64_t key, uint64_t *value, const struct xs_fs **row)
  */
 static void store(uint64_t key, uint32_t magic, uint32_t flags)
 {
-	struct fs_slot *s = slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(fs_slots, FSCACHE_BITS, key);
 	uint64_t seq, w[FS_WORDS];
 	const struct xs_fs *row;
 
 	if (!key)
 		return;
 	row = magic ? xs_fs_of(magic) : NULL;
-	if (!xs_seqslot_claim(&s->head, &seq))
+	if (!xs_seqslot_claim(s, &seq))
 		return;
-	if (xs_seqslot_held(&s->head, key, s->word, w, FS_WORDS)) {
+	if (xs_seqslot_held(s, key, w, FS_WORDS)) {
 		if (!magic) {
 			magic = (uint32_t)w[FS_VALUE];
 			row = (const struct xs_fs *)(uintptr_t)w[FS_ROW];
@@ -81,12 +71,12 @@ static void store(uint64_t key, uint32_t magic, uint32_t flags)
 		flags |= (uint32_t)(w[FS_VALUE] >> 32);
 	}
 	if (!magic) {
-		xs_seqslot_abandon(&s->head, seq);
+		xs_seqslot_abandon(s, seq);
 		return;
 	}
 	w[FS_VALUE] = magic | (uint64_t)flags << 32;
 	w[FS_ROW] = (uintptr_t)row;
-	xs_seqslot_publish(&s->head, seq, key, s->word, w, FS_WORDS);
+	xs_seqslot_publish(s, seq, key, w, FS_WORDS);
 }
 
 void xs_fs_remember(uint64_t mnt_key, uint32_t magic)

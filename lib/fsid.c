@@ -44,19 +44,9 @@ struct xs_fsuuid2 {
 /* A slot's words: st_dev (btrfs subvolumes share a mount), the name. */
 enum { FSID_DEV, FSID_ID0, FSID_ID1, FSID_SOURCE, FSID_WORDS };
 
-struct fsid_slot {
-	struct xs_seqslot	head;
-	uint64_t		word[FSID_WORDS];
-};
-_Static_assert(FSID_WORDS <= XS_SEQSLOT_WORDS, "seqslot.h reads that many");
+_Static_assert(FSID_WORDS <= XS_SEQSLOT_WORDS, "a slot holds that many");
 
-static struct fsid_slot fsid_slots[1 << FSID_BITS];
-
-static inline __attribute__((always_inline)) struct fsid_slot *
-slot_of(uint64_t key)
-{
-	return &fsid_slots[xs_seqslot_index(key, FSID_BITS)];
-}
+static struct xs_seqslot fsid_slots[1 << FSID_BITS];
 
 static uint64_t key_of(const struct xs_stat *st)
 {
@@ -92,9 +82,9 @@ static inline __attribute__((always_inline)) int
 fs_id_cached(struct xs_stat *st)
 {
 	uint64_t key = key_of(st), w[FSID_WORDS];
-	struct fsid_slot *s = slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(fsid_slots, FSID_BITS, key);
 
-	if (!key || !xs_seqslot_read(&s->head, key, s->word, w, FSID_WORDS) ||
+	if (!key || !xs_seqslot_read(s, key, w, FSID_WORDS) ||
 	    w[FSID_DEV] != dev_of(st))
 		return -ENOENT;
 	set(st, &w[FSID_ID0], (uint32_t)w[FSID_SOURCE]);
@@ -111,15 +101,15 @@ static void store(const struct xs_stat *st, const uint64_t id[2],
 		  uint32_t source)
 {
 	uint64_t key = key_of(st), seq, w[FSID_WORDS];
-	struct fsid_slot *s = slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(fsid_slots, FSID_BITS, key);
 
-	if (!key || !xs_seqslot_claim(&s->head, &seq))
+	if (!key || !xs_seqslot_claim(s, &seq))
 		return;
 	w[FSID_DEV] = dev_of(st);
 	w[FSID_ID0] = id[0];
 	w[FSID_ID1] = id[1];
 	w[FSID_SOURCE] = source;
-	xs_seqslot_publish(&s->head, seq, key, s->word, w, FSID_WORDS);
+	xs_seqslot_publish(s, seq, key, w, FSID_WORDS);
 }
 
 /* The UUID of the filesystem of a directory on it: 0 or -errno. */

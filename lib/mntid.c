@@ -205,32 +205,25 @@ static int reusable_by_statx(const struct xs_target *t, uint64_t *id)
  */
 #define REUSABLE_BITS	4	/* 16 slots */
 
-static struct reusable_slot {
-	struct xs_seqslot	head;
-	uint64_t		id;
-} reusable_slots[1 << REUSABLE_BITS];
-
-static inline __attribute__((always_inline)) struct reusable_slot *
-reusable_slot_of(uint64_t key)
-{
-	return &reusable_slots[xs_seqslot_index(key, REUSABLE_BITS)];
-}
+static struct xs_seqslot reusable_slots[1 << REUSABLE_BITS];
 
 static int reusable_cached(uint64_t key, uint64_t *id)
 {
-	struct reusable_slot *s = reusable_slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(reusable_slots, REUSABLE_BITS,
+					      key);
 
-	return xs_seqslot_read(&s->head, key, &s->id, id, 1) ? 0 : -ENOENT;
+	return xs_seqslot_read(s, key, id, 1) ? 0 : -ENOENT;
 }
 
 /* Skipped when another writer holds the slot: the next call stores it. */
 static void reusable_store(uint64_t key, uint64_t id)
 {
-	struct reusable_slot *s = reusable_slot_of(key);
+	struct xs_seqslot *s = xs_seqslot_at(reusable_slots, REUSABLE_BITS,
+					      key);
 	uint64_t seq;
 
-	if (xs_seqslot_claim(&s->head, &seq))
-		xs_seqslot_publish(&s->head, seq, key, &s->id, &id, 1);
+	if (xs_seqslot_claim(s, &seq))
+		xs_seqslot_publish(s, seq, key, &id, 1);
 }
 
 /*

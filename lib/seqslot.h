@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+/* The most data words a slot has (each table asserts its count). */
+#define XS_SEQSLOT_WORDS	4
+
 /*
  * The one protocol of libxstat's per-mount tables (fscache.c, fsid.c,
  * mntid.c): a small direct-mapped array of slots, each a sequence count,
@@ -29,18 +32,21 @@
  *
  * Every access is a sequentially consistent atomic, as simple to argue as
  * it gets.  Inline always, with constant word counts: each table's reads
- * are on its users' hot paths (bench/instr-bounds).
+ * are on its users' hot paths (bench/instr-bounds).  A slot is a cache
+ * line: its index scales by a shift, and a writer's stores never move a
+ * line that readers of another slot hold.
  */
 struct xs_seqslot {
 	uint64_t	seq;	/* odd while being written */
 	uint64_t	key;	/* unique mount ID, 0 = empty */
-};
+	uint64_t	word[XS_SEQSLOT_WORDS];	/* the table's to lay out */
+} __attribute__((aligned(64)));
 
-/* @key's slot in a table of 1 << @bits slots (Fibonacci hashing). */
-static inline __attribute__((always_inline)) unsigned
-xs_seqslot_index(uint64_t key, unsigned bits)
+/* @key's slot in @table of 1 << @bits slots (Fibonacci hashing). */
+static inline __attribute__((always_inline)) struct xs_seqslot *
+xs_seqslot_at(struct xs_seqslot *table, unsigned bits, uint64_t key)
 {
-	return (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+	return &table[(key * 0x9E3779B97F4A7C15ULL) >> (64 - bits)];
 }
 
 static inline __attribute__((always_inline)) uint64_t
@@ -54,9 +60,6 @@ xs_seqslot_store(uint64_t *p, uint64_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 }
-
-/* The most data words a slot may have (each table asserts its count). */
-#define XS_SEQSLOT_WORDS	4
 
 /*
  * @n words of a slot, from @word into @out and from @in into @word.
@@ -90,19 +93,18 @@ xs_seqslot_store_words(uint64_t *word, const uint64_t *in, unsigned n)
 }
 
 /*
- * A reader: the @n words of @s (at @word) into @out and 1 when the slot
- * holds @key and was not written meanwhile, else 0 (@out then means
- * nothing).
+ * A reader: the first @n words of @s into @out and 1 when the slot holds
+ * @key and was not written meanwhile, else 0 (@out then means nothing).
  */
 static inline __attribute__((always_inline)) int
-xs_seqslot_read(const struct xs_seqslot *s, uint64_t key, const uint64_t *word,
-		uint64_t *out, unsigned n)
+xs_seqslot_read(const struct xs_seqslot *s, uint64_t key, uint64_t *out,
+		unsigned n)
 {
 	uint64_t seq = xs_seqslot_load(&s->seq);
 
 	if ((seq & 1) || xs_seqslot_load(&s->key) != key)
 		return 0;
-	xs_seqslot_load_words(word, out, n);
+	xs_seqslot_load_words(s->word, out, n);
 	return xs_seqslot_load(&s->seq) == seq;
 }
 
@@ -122,26 +124,26 @@ xs_seqslot_claim(struct xs_seqslot *s, uint64_t *seq)
 }
 
 /*
- * Under the claim: the @n words @s holds for @key into @out (1), or 0
- * when it holds another key or none (a writer that merges).
+ * Under the claim: the first @n words @s holds for @key into @out (1),
+ * or 0 when it holds another key or none (a writer that merges).
  */
 static inline __attribute__((always_inline)) int
-xs_seqslot_held(const struct xs_seqslot *s, uint64_t key, const uint64_t *word,
-		uint64_t *out, unsigned n)
+xs_seqslot_held(const struct xs_seqslot *s, uint64_t key, uint64_t *out,
+		unsigned n)
 {
 	if (xs_seqslot_load(&s->key) != key)
 		return 0;
-	xs_seqslot_load_words(word, out, n);
+	xs_seqslot_load_words(s->word, out, n);
 	return 1;
 }
 
-/* Under the claim @seq: @key and its @n words @in written, and released. */
+/* Under the claim @seq: @key and @n words @in written, and released. */
 static inline __attribute__((always_inline)) void
 xs_seqslot_publish(struct xs_seqslot *s, uint64_t seq, uint64_t key,
-		   uint64_t *word, const uint64_t *in, unsigned n)
+		   const uint64_t *in, unsigned n)
 {
 	xs_seqslot_store(&s->key, key);
-	xs_seqslot_store_words(word, in, n);
+	xs_seqslot_store_words(s->word, in, n);
 	xs_seqslot_store(&s->seq, seq + 2);
 }
 
