@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include "xstat.h"
+#include "cmtime.h"
 
 #define XS_EXPORT	__attribute__((visibility("default")))
 #define XS_HIDDEN	__attribute__((visibility("hidden")))
@@ -200,7 +201,7 @@ static inline long xs_neg_errno(long ret)
  */
 static inline void xs_stat_drop_cmtime(struct xs_stat *st)
 {
-	st->mask &= ~(XSTAT_REQUEST_CTIME | XSTAT_REQUEST_MTIME);
+	st->mask &= ~XS_CMTIME;
 	memset(&st->ctime, 0, sizeof(st->ctime));
 	memset(&st->mtime, 0, sizeof(st->mtime));
 }
