@@ -84,21 +84,21 @@ static int read_itable(const struct xs_bulk_dev *dv, uint64_t ino,
 		       uint32_t *group, uint64_t *itable)
 {
 	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
-	size_t len = dv->dev.geom.desc_size < sizeof(desc) ?
-		     dv->dev.geom.desc_size : sizeof(desc);
+	size_t len = dv->dev.f.geom.desc_size < sizeof(desc) ?
+		     dv->dev.f.geom.desc_size : sizeof(desc);
 	uint64_t doff;
 	int ret;
 
-	ret = xs_ext4_desc_offset(&dv->dev.geom, ino, &doff);
+	ret = xs_ext4_desc_offset(&dv->dev.f.geom, ino, &doff);
 	if (!ret)
 		ret = pread_full(dv, desc, len, doff);
 	if (!ret)
-		ret = xs_ext4_parse_desc(&dv->dev.geom, desc, len, itable);
+		ret = xs_ext4_parse_desc(&dv->dev.f.geom, desc, len, itable);
 	if (ret) {
 		*group = UINT32_MAX;
 		return ret;
 	}
-	*group = xs_ext4_group_of(&dv->dev.geom, ino);
+	*group = xs_ext4_group_of(&dv->dev.f.geom, ino);
 	xs_ext4_dev_set_itable(&dv->dev, *group, *itable);
 	return 0;
 }
@@ -122,7 +122,7 @@ struct itable_span {
 static __attribute__((noinline)) int
 span_of(const struct xs_bulk_dev *dv, uint64_t ino, struct itable_span *sp)
 {
-	const struct xs_ext4_geom *g = &dv->dev.geom;
+	const struct xs_ext4_geom *g = &dv->dev.f.geom;
 	uint64_t first, last, off, off_last;
 	int ret;
 
@@ -173,7 +173,7 @@ static int take_inode(const struct xs_bulk_dev *dv, struct bulk_ent *e,
 		      uint8_t *raw, uint64_t want, uint64_t readable,
 		      uint64_t idmap_mnt)
 {
-	const struct xs_ext4_geom *g = &dv->dev.geom;
+	const struct xs_ext4_geom *g = &dv->dev.f.geom;
 	struct xs_stat *st = e->st;
 	struct xs_ext4_inode in;
 
@@ -232,8 +232,8 @@ static size_t next_run(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 		       struct itable_span *sp, uint64_t *start, size_t *len)
 {
 	/* a power of two (ext4_disk.c: 1024 << s_log_block_size) */
-	const uint64_t bs = dv->dev.geom.block_size;
-	const uint64_t isize = dv->dev.geom.inode_size;
+	const uint64_t bs = dv->dev.f.geom.block_size;
+	const uint64_t isize = dv->dev.f.geom.inode_size;
 	/* the span in locals: span_of() writes *@sp */
 	uint64_t lo = sp->lo, count = sp->count, base = sp->base;
 	/*
@@ -318,13 +318,13 @@ void xs_bulk_ext4_read(const struct xs_bulk_dev *dv, struct bulk_ent **ents,
 	struct itable_span sp = { .group = UINT32_MAX };
 	unsigned long ready;
 
-	if (dv->dev.geom.block_size > BULK_RUN ||
-	    dv->dev.geom.inode_size > BULK_RUN)
+	if (dv->dev.f.geom.block_size > BULK_RUN ||
+	    dv->dev.f.geom.inode_size > BULK_RUN)
 		return;
 	/* The group whose inode table the open found (bounds checked). */
 	if (dv->dev.itable) {
 		sp.itable = dv->dev.itable;
-		sp.group = xs_ext4_group_of(&dv->dev.geom, dv->ino);
+		sp.group = xs_ext4_group_of(&dv->dev.f.geom, dv->ino);
 	}
 	ready = read_runs(dv, ents, n, want, idmap_mnt, run, offs, &sp);
 	__atomic_add_fetch(&xs_bulk_raw_ready, ready, __ATOMIC_RELAXED);

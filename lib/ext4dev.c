@@ -60,11 +60,12 @@
  * Is @u's geometry proven under a unique mount ID?  It is then kept as it
  * is: the mount can only ever be of that filesystem.
  */
-static inline int settled(const struct dev_facts *f,
+static inline int settled(const struct xs_ext4_facts *f,
 			  const struct xs_ext4_fs *fs)
 {
-	return (f->flags & (F_GEOM | F_PROVEN)) == (F_GEOM | F_PROVEN) &&
-	       fs->key;
+	const uint32_t both = XS_EXT4_GEOM | XS_EXT4_PROVEN;
+
+	return (f->flags & both) == both && fs->key;
 }
 
 /*
@@ -75,26 +76,26 @@ static inline int settled(const struct dev_facts *f,
  * filesystem than @fs's, else -errno.
  */
 static int make_current(int fd, const struct xs_ext4_fs *fs,
-			struct dev_facts *f, int *changed)
+			struct xs_ext4_facts *f, int *changed)
 {
 	struct xs_ext4_geom g;
 	int ret;
 
 	*changed = 0;
-	if (!(f->flags & F_GEOM) || xs_ext4_read_super(fd, &g) ||
+	if (!(f->flags & XS_EXT4_GEOM) || xs_ext4_read_super(fd, &g) ||
 	    memcmp(&g, &f->geom, sizeof(g)) != 0) {
 		ret = xs_ext4_learn_geometry(fd, fs->major, fs->minor, &g);
 		if (ret)
 			return ret;
 		f->geom = g;
-		f->flags = (f->flags | F_GEOM) & ~F_PROVEN;
+		f->flags = (f->flags | XS_EXT4_GEOM) & ~XS_EXT4_PROVEN;
 		*changed = 1;
 	}
-	if (fs->fd < 0 || (f->flags & F_PROVEN))
+	if (fs->fd < 0 || (f->flags & XS_EXT4_PROVEN))
 		return 0;
 	if (!xs_ext4_fsid_matches(&f->geom, fs->fd))
 		return -ESTALE;
-	f->flags |= F_PROVEN;
+	f->flags |= XS_EXT4_PROVEN;
 	*changed = 1;
 	return 0;
 }
@@ -146,7 +147,7 @@ static inline int node_is_device(const char *path, dev_t rdev)
  * regular file bound over it, in this mount namespace), and a FIFO must
  * never be opened, a file never read as the filesystem.  fd or -errno.
  */
-static int open_node(const struct dev_facts *f)
+static int open_node(const struct xs_ext4_facts *f)
 {
 	int ret = node_is_device(f->path, f->rdev);
 
@@ -159,7 +160,7 @@ static int open_node(const struct dev_facts *f)
  * open fd is the caller's.
  */
 static int learn(struct dev_slot *s, uint32_t seq,
-		 const struct xs_ext4_fs *fs, struct dev_facts *f,
+		 const struct xs_ext4_fs *fs, struct xs_ext4_facts *f,
 		 struct xs_ext4_dev *d)
 {
 	int fd, ret, changed, driver = 0;
@@ -175,7 +176,7 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	if (!ret)
 		driver = xs_ext4_driver(f->path);
 	if (driver > 0)
-		f->flags |= F_EXT4_DRIVER;
+		f->flags |= XS_EXT4_DRIVER;
 	fd = -1;
 	if (!ret) {
 		fd = xs_raw_openat(AT_FDCWD, f->path, DEV_OPEN_FLAGS);
@@ -213,23 +214,23 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 	const struct xs_ext4_fs *fs = &d->fs;
 	uint64_t key = key_of(fs->major, fs->minor), itable = 0;
 	struct dev_slot *s = xs_ext4_slot_of(key, fs->key);
-	struct dev_facts f;
+	struct xs_ext4_facts *f = &d->f;
 	uint32_t seq = SEQ_NONE;
 	int fd, ret, changed;
 
 	d->fd = -1;
 	d->slot = s;
-	if (!xs_ext4_facts_get(s, key, fs->key, ino, &f, &itable, &seq) ||
-	    (f.err && now_secs() >= f.expires)) {
+	if (!xs_ext4_facts_get(s, key, fs->key, ino, f, &itable, &seq) ||
+	    (f->err && now_secs() >= f->expires)) {
 		d->seq = SEQ_NONE;
-		ret = learn(s, seq, fs, &f, d);
+		ret = learn(s, seq, fs, f, d);
 		if (ret)
 			return ret;
 		itable = 0;
-	} else if (f.err) {
-		return -f.err;
+	} else if (f->err) {
+		return -f->err;
 	} else {
-		fd = open_node(&f);
+		fd = open_node(f);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)
@@ -238,23 +239,21 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 		}
 		d->fd = fd;
 		d->seq = seq;
-		if (!settled(&f, fs)) {
-			ret = make_current(fd, fs, &f, &changed);
+		if (!settled(f, fs)) {
+			ret = make_current(fd, fs, f, &changed);
 			if (ret) {
 				xs_ext4_dev_close(d);
 				return ret;
 			}
 			if (changed) {
 				/* Storing them empties the inode table cache. */
-				d->seq = xs_ext4_facts_put(s, seq, &f);
+				d->seq = xs_ext4_facts_put(s, seq, f);
 				itable = 0;
 			}
 		}
 	}
-	/* The facts, now current, go to the device: its only copy. */
-	d->geom = f.geom;
+	/* The facts, now current, were read into the device itself. */
 	d->itable = itable;
-	d->ext4_driver = !!(f.flags & F_EXT4_DRIVER);
 	return 0;
 }
 
@@ -262,14 +261,14 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 {
 	struct dev_slot *s = d->slot;
 	struct xs_ext4_geom g;
-	struct dev_facts f;
+	struct xs_ext4_facts f;
 	struct stat sb;
 	uint32_t major, minor;
 	uint64_t itable;
 	uint32_t seq;
 
 	if (xs_ext4_read_super(d->fd, &g) ||
-	    memcmp(&g, &d->geom, sizeof(g)) == 0)
+	    memcmp(&g, &d->f.geom, sizeof(g)) == 0)
 		return 0;
 	/* Another filesystem: on the device the facts are about? */
 	if (xs_raw_fstatat(d->fd, "", &sb, AT_EMPTY_PATH) ||
@@ -282,7 +281,7 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 	/* And the one the file is on (resized), not one made since. */
 	if (d->fs.fd >= 0 && !xs_ext4_fsid_matches(&g, d->fs.fd))
 		return 0;
-	d->geom = g;
+	d->f.geom = g;
 	d->itable = 0;
 	/* The cached facts, with the new geometry, if still those read. */
 	if (d->seq != SEQ_NONE &&
@@ -290,11 +289,11 @@ int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
 			      &itable, &seq) &&
 	    seq == d->seq && !f.err) {
 		f.geom = g;
-		f.flags |= F_GEOM;
+		f.flags |= XS_EXT4_GEOM;
 		if (d->fs.fd < 0)
-			f.flags &= ~F_PROVEN;
+			f.flags &= ~XS_EXT4_PROVEN;
 		else
-			f.flags |= F_PROVEN;
+			f.flags |= XS_EXT4_PROVEN;
 		d->seq = xs_ext4_facts_put(s, seq, &f);
 	} else {
 		d->seq = SEQ_NONE;

@@ -29,16 +29,41 @@ struct xs_ext4_fs {
 	int			fd;
 };
 
-/* A device opened for the duration of one probe. */
+#define XS_EXT4_PATH_MAX	64
+
+#define XS_EXT4_GEOM	0x1	/* @geom holds the validated superblock */
+/*
+ * Mounted by the ext4 driver (/sys/fs/ext4/NAME exists), which keeps
+ * i_version (the ext2 driver, sharing the magic, does not).
+ */
+#define XS_EXT4_DRIVER	0x2
+#define XS_EXT4_PROVEN	0x4	/* @geom's UUID gave the mount's f_fsid */
+
+/*
+ * What is known about one device (ext4dev_cache.c keeps it between
+ * calls): copied in and out whole.
+ */
+struct xs_ext4_facts {
+	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
+	uint64_t		fs_key;	/* the unique mount ID; 0: none */
+	/* makedev() of the device: its node's st_rdev, as each open checks */
+	uint64_t		rdev;
+	int64_t			expires;	/* of @err, monotonic seconds */
+	int32_t			err;	/* a lasting failure: ext4dev.c */
+	uint32_t		flags;
+	struct xs_ext4_geom	geom;
+	char			path[XS_EXT4_PATH_MAX];	/* /dev/NAME */
+};
+
+/*
+ * A device opened for the duration of one probe.  @f is the facts as
+ * the open read them from their cache, made current, and not copied
+ * again: the geometry is @f.geom.
+ */
 struct xs_ext4_dev {
 	int			fd;
-	struct xs_ext4_geom	geom;
+	struct xs_ext4_facts	f;
 	uint64_t		itable;	/* of the inode's group; 0: unknown */
-	/*
-	 * Mounted by the ext4 driver, which keeps i_version (the ext2
-	 * driver, sharing the magic, does not).
-	 */
-	int			ext4_driver;
 	/* Where the facts came from: xs_ext4_dev_set_itable() adds to it. */
 	void			*slot;
 	uint32_t		seq;
@@ -48,7 +73,7 @@ struct xs_ext4_dev {
 /*
  * Open the device of @d->fs (filled in by the caller) for inode @ino with
  * the caller's credentials as they are now.  0: @d->fd is open
- * (O_CLOEXEC) and @d->geom describes the filesystem on it, which is
+ * (O_CLOEXEC) and @d->f.geom describes the filesystem on it, which is
  * @d->fs's (see ext4dev.c for how that is
  * known); xs_ext4_dev_close() must follow within the same call.  A
  * negative errno: no probe now (-ESTALE: the device holds another
@@ -75,7 +100,7 @@ static inline void xs_ext4_dev_close(struct xs_ext4_dev *d)
 
 /*
  * After a read that could not be trusted: re-read the superblock.  1: it
- * describes another filesystem than @d->geom (re-made, resized); @d now
+ * describes another filesystem than @d->f.geom (re-made, resized); @d now
  * holds the new geometry, which is cached.  0: unchanged or unreadable.
  */
 int xs_ext4_dev_recheck(struct xs_ext4_dev *d);
@@ -97,7 +122,8 @@ void xs_ext4_dev_set_itable(const struct xs_ext4_dev *d, uint32_t group,
  */
 static inline int xs_ext4_dev_dv_ok(const struct xs_ext4_dev *d)
 {
-	return d->ext4_driver && d->geom.inode_size > EXT4_GOOD_OLD_INODE;
+	return (d->f.flags & XS_EXT4_DRIVER) &&
+	       d->f.geom.inode_size > EXT4_GOOD_OLD_INODE;
 }
 
 /*
@@ -154,7 +180,7 @@ static inline int xs_ext4_pread_full(int fd, void *buf, size_t len,
 static inline int xs_ext4_dev_pread(const struct xs_ext4_dev *d, void *buf,
 				    size_t len, uint64_t off)
 {
-	uint64_t size = d->geom.blocks_count * d->geom.block_size;
+	uint64_t size = d->f.geom.blocks_count * d->f.geom.block_size;
 
 	/* Checked against the device's size when the geometry was learned. */
 	if (off > size || size - off < len)

@@ -46,7 +46,7 @@ static uint32_t slot_release(struct dev_slot *s, uint32_t seq)
 }
 
 uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
-			   const struct dev_facts *f)
+			   const struct xs_ext4_facts *f)
 {
 	unsigned int i;
 

@@ -16,25 +16,6 @@
 #include <sys/sysmacros.h>
 #include "ext4dev.h"
 
-#define DEV_PATH_MAX	64
-
-#define F_GEOM		0x1	/* @geom holds the validated superblock */
-#define F_EXT4_DRIVER	0x2	/* /sys/fs/ext4/NAME exists */
-#define F_PROVEN	0x4	/* @geom's UUID gave the mount's f_fsid */
-
-/* What is known about one device: copied in and out whole. */
-struct dev_facts {
-	uint64_t		key;	/* major << 32 | minor, + 1; 0: empty */
-	uint64_t		fs_key;	/* the unique mount ID; 0: none */
-	/* makedev() of the device: its node's st_rdev, as each open checks */
-	uint64_t		rdev;
-	int64_t			expires;	/* of @err, monotonic seconds */
-	int32_t			err;	/* a lasting failure: ext4dev.c */
-	uint32_t		flags;
-	struct xs_ext4_geom	geom;
-	char			path[DEV_PATH_MAX];	/* /dev/NAME */
-};
-
 #define DEV_SLOTS	16	/* direct-mapped by dev_t; a power of two */
 #define ITABLE_SLOTS	32	/* per device, direct-mapped by group */
 
@@ -52,7 +33,7 @@ struct dev_facts {
  */
 struct dev_slot {
 	uint32_t		seq;
-	struct dev_facts	f;
+	struct xs_ext4_facts	f;
 	uint64_t		itable[ITABLE_SLOTS];	/* 0 = empty */
 };
 
@@ -86,7 +67,7 @@ static inline int xs_ext4_seq_unchanged(struct dev_slot *s, uint32_t seq)
  */
 static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 				    uint64_t fs_key, uint64_t ino,
-				    struct dev_facts *f, uint64_t *itable,
+				    struct xs_ext4_facts *f, uint64_t *itable,
 				    uint32_t *seqp)
 {
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), group;
@@ -101,7 +82,7 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 	*seqp = seq;
 	*itable = 0;
 	/* Only a consistent geometry may be divided by. */
-	if (!(f->flags & F_GEOM) || !xs_ext4_ino_valid(&f->geom, ino))
+	if (!(f->flags & XS_EXT4_GEOM) || !xs_ext4_ino_valid(&f->geom, ino))
 		return 1;
 	group = xs_ext4_group_of(&f->geom, ino);
 	e = __atomic_load_n(&s->itable[group % ITABLE_SLOTS],
@@ -114,7 +95,7 @@ static inline int xs_ext4_facts_get(struct dev_slot *s, uint64_t key,
 
 /* Replace what @s holds by @f (and no inode table): the new @seq. */
 uint32_t xs_ext4_facts_put(struct dev_slot *s, uint32_t seq,
-			   const struct dev_facts *f);
+			   const struct xs_ext4_facts *f);
 /* Forget @s if it still holds what was read at @seq. */
 void xs_ext4_facts_drop(struct dev_slot *s, uint32_t seq);
 

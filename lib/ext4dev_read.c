@@ -100,7 +100,7 @@ int xs_ext4_device_path(uint32_t major, uint32_t minor, char *path,
  */
 int xs_ext4_driver(const char *devpath)
 {
-	char name[DEV_PATH_MAX], *p;
+	char name[XS_EXT4_PATH_MAX], *p;
 	struct stat dir_sb, sb;
 	int dir, ret;
 

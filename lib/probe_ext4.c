@@ -48,7 +48,7 @@
 static int read_itable(const struct xs_ext4_dev *ref, uint64_t ino,
 		       uint64_t *itable)
 {
-	const struct xs_ext4_geom *g = &ref->geom;
+	const struct xs_ext4_geom *g = &ref->f.geom;
 	uint8_t desc[EXT4_DESC_SIZE_MIN_64];
 	size_t len = g->desc_size < sizeof(desc) ? g->desc_size : sizeof(desc);
 	uint64_t off;
@@ -67,11 +67,11 @@ static inline int read_inode_once(const struct xs_ext4_dev *ref, uint64_t ino,
 				  uint64_t off, uint8_t *raw,
 				  struct xs_ext4_inode *in)
 {
-	int ret = xs_ext4_dev_pread(ref, raw, ref->geom.inode_size, off);
+	int ret = xs_ext4_dev_pread(ref, raw, ref->f.geom.inode_size, off);
 
 	if (!ret)
-		ret = xs_ext4_parse_inode(&ref->geom, ino, raw,
-					  ref->geom.inode_size, in);
+		ret = xs_ext4_parse_inode(&ref->f.geom, ino, raw,
+					  ref->f.geom.inode_size, in);
 	return ret;
 }
 
@@ -98,7 +98,7 @@ static inline int read_inode(const struct xs_ext4_dev *ref, uint64_t ino,
 {
 	int ret;
 
-	if (ref->geom.inode_size > EXT4_INODE_MAX)
+	if (ref->f.geom.inode_size > EXT4_INODE_MAX)
 		return -EOPNOTSUPP;
 	ret = read_inode_once(ref, ino, off, raw, in);
 	if (ret == -EBADMSG)
@@ -119,12 +119,12 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 	uint64_t itable = ref->itable, ino = st->ino, off;
 	int cached = itable != 0, ret;
 
-	if (!xs_ext4_ino_valid(&ref->geom, ino))
+	if (!xs_ext4_ino_valid(&ref->f.geom, ino))
 		return -ERANGE;
 	for (;;) {
 		ret = cached ? 0 : read_itable(ref, ino, &itable);
 		if (!ret)
-			ret = xs_ext4_inode_offset(&ref->geom, ino, itable,
+			ret = xs_ext4_inode_offset(&ref->f.geom, ino, itable,
 						   &off);
 		if (!ret)
 			ret = read_inode(ref, ino, off, raw, in);
@@ -132,7 +132,7 @@ static int probe_once(const struct xs_ext4_dev *ref, const struct xs_stat *st,
 			ret = -ESTALE;
 		if (!ret && !cached)
 			xs_ext4_dev_set_itable(ref,
-					       xs_ext4_group_of(&ref->geom, ino),
+					       xs_ext4_group_of(&ref->f.geom, ino),
 					       itable);
 		if (!ret || !cached || ret == -EOPNOTSUPP)
 			return ret;
