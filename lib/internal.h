@@ -132,11 +132,11 @@ static inline void xs_stat_clear_rest(struct xs_stat *st)
  */
 struct xs_target {
 	int		dfd;
-	const char	*path;
 	unsigned	flags;		/* AT_* lookup and sync flags */
+	const char	*path;
 	int		name_dfd;	/* anchored: the caller's dfd, name */
-	const char	*name;
 	int		anchored;	/* dfd is the anchor */
+	const char	*name;
 	int		own_fd;		/* ...and the caller's open file */
 	int		is_fd;		/* path is "": dfd itself (fxstat) */
 	unsigned	*refused;	/* XS_REFUSED_*: the call's or stream's */
