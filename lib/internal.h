@@ -63,13 +63,18 @@ struct xs_stat {
 	uint32_t	gid;
 	uint32_t	rdev_major, rdev_minor;
 	uint32_t	dev_major, dev_minor;
-	struct xs_time	atime, mtime, ctime, btime;
+	uint32_t	mnt_id_unique;
+	struct xs_time	atime, mtime, ctime;
 	uint64_t	ino;
 	uint64_t	size;
 	uint64_t	blksize;
 	uint64_t	blocks;
+	/*
+	 * Side by side: what fstatat's answer has none of, zeroed as one
+	 * block (backend_fstatat.h).
+	 */
+	struct xs_time	btime;
 	uint64_t	mnt_id;
-	uint32_t	mnt_id_unique;
 	uint64_t	attributes;
 	uint64_t	attributes_mask;
 	/*
