@@ -43,6 +43,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,7 +148,8 @@ static inline int node_is_device(const char *path, dev_t rdev)
  * regular file bound over it, in this mount namespace), and a FIFO must
  * never be opened, a file never read as the filesystem.  fd or -errno.
  */
-static int open_node(const struct xs_ext4_facts *f)
+static inline __attribute__((always_inline)) int
+open_node(const struct xs_ext4_facts *f)
 {
 	int ret = node_is_device(f->path, f->rdev);
 
@@ -209,19 +211,25 @@ static int learn(struct dev_slot *s, uint32_t seq,
 	return 0;
 }
 
-int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
+/* open_rest()'s @fd when the hot path did not open the node. */
+#define NOT_OPENED	INT_MIN
+
+/*
+ * The rest of xs_ext4_dev_open_fs() after its slot read (@got: the facts
+ * are in @d->f, @seq and @itable read with them): facts not cached,
+ * failed, expired or not settled, or a node that would not open (@fd).
+ * Out of line, so the usual open pays for none of its registers.
+ */
+static __attribute__((noinline)) int
+open_rest(struct xs_ext4_dev *d, int got, uint32_t seq, uint64_t itable,
+	  int fd)
 {
 	const struct xs_ext4_fs *fs = &d->fs;
-	uint64_t key = key_of(fs->major, fs->minor), itable = 0;
-	struct dev_slot *s = xs_ext4_slot_of(key, fs->key);
+	struct dev_slot *s = d->slot;
 	struct xs_ext4_facts *f = &d->f;
-	uint32_t seq = SEQ_NONE;
-	int fd, ret, changed;
+	int ret, changed;
 
-	d->fd = -1;
-	d->slot = s;
-	if (!xs_ext4_facts_get(s, key, fs->key, ino, f, &itable, &seq) ||
-	    (f->err && now_secs() >= f->expires)) {
+	if (!got || (f->err && now_secs() >= f->expires)) {
 		d->seq = SEQ_NONE;
 		ret = learn(s, seq, fs, f, d);
 		if (ret)
@@ -230,7 +238,8 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 	} else if (f->err) {
 		return -f->err;
 	} else {
-		fd = open_node(f);
+		if (fd == NOT_OPENED)
+			fd = open_node(f);
 		if (fd < 0) {
 			/* The node is gone: find the device's name again. */
 			if (fd == -ENOENT || fd == -ENXIO || fd == -ENODEV)
@@ -252,9 +261,36 @@ int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
 			}
 		}
 	}
-	/* The facts, now current, were read into the device itself. */
 	d->itable = itable;
 	return 0;
+}
+
+/*
+ * The facts are read from their slot into the device itself, its only
+ * copy.  The usual open, of a device whose facts are settled, is the
+ * slot read and the node's stat and open, and nothing else.
+ */
+int xs_ext4_dev_open_fs(struct xs_ext4_dev *d, uint64_t ino)
+{
+	const struct xs_ext4_fs *fs = &d->fs;
+	uint64_t key = key_of(fs->major, fs->minor), itable = 0;
+	struct dev_slot *s = xs_ext4_slot_of(key, fs->key);
+	uint32_t seq = SEQ_NONE;
+	int got, fd = NOT_OPENED;
+
+	d->fd = -1;
+	d->slot = s;
+	got = xs_ext4_facts_get(s, key, fs->key, ino, &d->f, &itable, &seq);
+	if (got && !d->f.err && settled(&d->f, fs)) {
+		fd = open_node(&d->f);
+		if (fd >= 0) {
+			d->fd = fd;
+			d->seq = seq;
+			d->itable = itable;
+			return 0;
+		}
+	}
+	return open_rest(d, got, seq, itable, fd);
 }
 
 int xs_ext4_dev_recheck(struct xs_ext4_dev *d)
