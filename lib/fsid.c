@@ -76,12 +76,12 @@ static void set(struct xs_stat *st, const uint64_t id[2], uint32_t source)
 
 /*
  * Inline in xs_fs_id_get() too: a mount's later calls find it with no
- * call.
+ * call.  @key: key_of(@st).
  */
 static inline __attribute__((always_inline)) int
-fs_id_cached(struct xs_stat *st)
+fs_id_cached(struct xs_stat *st, uint64_t key)
 {
-	uint64_t key = key_of(st), w[FSID_WORDS];
+	uint64_t w[FSID_WORDS];
 	struct xs_seqslot *s = xs_seqslot_at(fsid_slots, FSID_BITS, key);
 
 	if (!key || !xs_seqslot_read(s, key, w, FSID_WORDS) ||
@@ -91,9 +91,14 @@ fs_id_cached(struct xs_stat *st)
 	return 0;
 }
 
+/*
+ * From the record as the backend left it, before any supplement: no
+ * fs_key is set yet (xs_stat_clear_rest()), so key_of() is statx's unique
+ * mount ID.
+ */
 int xs_fs_id_cached(struct xs_stat *st)
 {
-	return fs_id_cached(st);
+	return fs_id_cached(st, st->mnt_id_unique ? st->mnt_id : 0);
 }
 
 /* Skipped when another writer holds the slot: the next call stores it. */
@@ -188,7 +193,7 @@ fs_id_probe(const struct xs_target *t, struct xs_stat *st)
 
 int xs_fs_id_get(const struct xs_target *t, struct xs_stat *st)
 {
-	if (fs_id_cached(st) == 0)
+	if (fs_id_cached(st, key_of(st)) == 0)
 		return 0;
 	return fs_id_probe(t, st);
 }

@@ -48,7 +48,8 @@ void xs_promise_fill(const struct xs_target *t, uint64_t request,
 
 /*
  * fsid.c: XSTAT_REQUEST_FS_ID.  xs_fs_id_cached(): from what is known of
- * @st's mount, without a descriptor (the stream and the unanchored path).
+ * @st's mount, without a descriptor (the stream and the unanchored path),
+ * on the record as the backend left it (no fs_key yet).
  * xs_fs_id_get(): the same, else probed through the anchored @t.  Both
  * set the field and its bit, or leave them; 0 or -errno.
  */
