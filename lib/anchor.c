@@ -44,10 +44,20 @@ int xs_open_eintr(int dfd, const char *path, int flags)
 	return (int)XS_EINTR(xs_neg_errno(openat(dfd, path, flags)));
 }
 
+/*
+ * Is @sb (the raw fstatat's answer) the file @st describes?  @st's device
+ * is compared encoded as the kernel encodes st_dev (new_encode_dev(), as
+ * backend_fstatat.h decodes it; a major below 2^12, a minor below 2^20,
+ * as dev_t holds them): one compare of the whole word, where major() and
+ * minor() would decode it twice.
+ */
 static int same_sb(const struct stat *sb, const struct xs_stat *st)
 {
-	return major(sb->st_dev) == st->dev_major &&
-	       minor(sb->st_dev) == st->dev_minor && sb->st_ino == st->ino &&
+	uint64_t dev = (st->dev_minor & 0xffULL) |
+		       (uint64_t)st->dev_major << 8 |
+		       (st->dev_minor & ~0xffULL) << 12;
+
+	return (uint64_t)sb->st_dev == dev && sb->st_ino == st->ino &&
 	       (sb->st_mode & S_IFMT) == (st->mode & S_IFMT);
 }
 
