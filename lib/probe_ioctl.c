@@ -42,13 +42,14 @@ int xs_ioctl_getversion(const struct xs_target *t, const struct xs_stat *st,
 	return ret;
 }
 
+/*
+ * The kernel writes an int into *@flags itself, no copy between: *@flags
+ * means something only when 0 is returned, as before.
+ */
 int xs_ioctl_getflags(const struct xs_target *t, const struct xs_stat *st,
 		      uint32_t *flags)
 {
-	unsigned int v;		/* the kernel writes an int */
-	int ret = ioctl_int(t, st, XS_FS_IOC_GETFLAGS, &v);
-
-	if (ret == 0)
-		*flags = v;
-	return ret;
+	_Static_assert(sizeof(*flags) == sizeof(unsigned int),
+		       "FS_IOC_GETFLAGS writes an int");
+	return ioctl_int(t, st, XS_FS_IOC_GETFLAGS, flags);
 }
