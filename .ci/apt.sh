@@ -44,3 +44,31 @@ mmdebstrap_retry() {
 	rm -rf --one-file-system "$target"
 	mmdebstrap "$@" >"$log" 2>&1
 }
+
+# The host's apt sources of bookworm and its suites (-updates,
+# -security), "deb SITE SUITE main" as mmdebstrap takes them, into the
+# array BOOKWORM_SOURCES; then bookworm's InRelease fetched from its
+# mirror into DIR, to know the mirror answers.  2 where the host has no
+# bookworm, 1 where its mirror does not answer.
+#   bookworm_sources DIR
+bookworm_sources() {
+	local mirror
+	# shellcheck disable=SC2016
+	mapfile -t BOOKWORM_SOURCES < <(apt-get indextargets \
+		'Identifier: Packages' --format '$(SITE) $(CODENAME)' |
+		awk '$2 ~ /^bookworm(-|$)/ { print "deb " $0 " main" }' |
+		sort -u)
+	mirror=$(printf '%s\n' "${BOOKWORM_SOURCES[@]}" |
+		awk '$3 == "bookworm" { print $2 }')
+	[ -n "$mirror" ] || return 2
+	/usr/lib/apt/apt-helper download-file \
+		"$mirror/dists/bookworm/InRelease" "$1/InRelease" \
+		>/dev/null 2>&1 || return 1
+}
+
+# mmdebstrap's --setup-hook for a chroot from those sources: the host's
+# downloaded .debs hardlinked (else copied) into the chroot's apt cache,
+# to save downloads (apt checks each against the chroot's own lists).
+# shellcheck disable=SC2016
+APT_CACHE_HOOK='a=/var/cache/apt/archives; mkdir -p "$1$a"
+	cp -l "$a"/*.deb "$1$a/" 2>/dev/null || cp "$a"/*.deb "$1$a/" || true'
