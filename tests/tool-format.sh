@@ -93,7 +93,10 @@ specs=
 nspecs=
 for d in $directives; do
 	for v in $variants; do
-		spec=$(printf '%s' "$v" | sed "s/s\$/$d/")
+		case $v in
+		*s) spec=${v%s}$d ;;
+		*) spec=$v ;;
+		esac
 		# stat 9.1 quotes %N only when "%N" is spelt so in the
 		# format (strstr), else prints it raw; xstat always quotes,
 		# as later coreutils do.
