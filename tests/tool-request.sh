@@ -31,17 +31,29 @@ fail=0
 n=0
 f=$tmp/file
 echo data >"$f"
+# An awk program's END: the distinct values it put in seen[], sorted as
+# sort -u sorts them, each followed by a space.
+distinct='END {
+	for (v in seen)
+		a[++k] = v
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			v = a[j]; a[j] = a[j - 1]; a[j - 1] = v
+		}
+	for (i = 1; i <= k; i++)
+		printf "%s ", a[i]
+}'
 
 # $1 directive(s), $2 expected request (hex), rest: more options
 asks() {
 	fmt=$1
 	want=$2
 	shift 2
-	rm -f "$tmp/log"
+	: >"$tmp/log"
 	XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
 		"$tool" "$@" -c "$fmt" "$f" >/dev/null 2>&1
-	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { print $3 }' \
-		"$tmp/log" 2>/dev/null | sort -u | tr '\n' ' ')
+	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { seen[$3] }
+		'"$distinct" "$tmp/log")
 	n=$((n + 1))
 	[ "$got" = "$(printf '%#x ' "$want")" ] || {
 		echo "FAIL -c '$fmt' $*: requested $got, not $(printf '%#x' "$want")"
@@ -49,17 +61,26 @@ asks() {
 	}
 }
 
-# The request bits, as the public header defines them.
-bit() {
-	sed -n "s/^#define XSTAT_REQUEST_$1[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p" \
-		"$top_srcdir/include/xstat.h"
-}
-R_MODE=$(bit MODE) R_NLINK=$(bit NLINK) R_UID=$(bit UID) R_GID=$(bit GID)
-R_RDEV=$(bit RDEV) R_ATIME=$(bit ATIME) R_MTIME=$(bit MTIME)
-R_CTIME=$(bit CTIME) R_INO=$(bit INO) R_SIZE=$(bit SIZE)
-R_BLOCKS=$(bit BLOCKS) R_BTIME=$(bit BTIME) R_GEN=$(bit GEN)
-R_DV=$(bit DATA_VERSION) R_MNT_ID=$(bit MNT_ID) R_TOKEN=$(bit CHANGE_TOKEN)
-R_BASIC=$(bit _BASIC_STATS) R_EXTENDED=$(bit _EXTENDED_STATS)
+# The request bits, as the public header defines them, read once:
+# $bit_NAME is XSTAT_REQUEST_NAME's value.  -a below: every bit the header
+# defines, as the header defines each one (its sums, named from "_", are
+# expressions of them).
+sed -n 's/^#define XSTAT_REQUEST_\([A-Z_][A-Z_]*\)[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1 \2/p' \
+	"$top_srcdir/include/xstat.h" >"$tmp/bits"
+all=0
+while read -r name val; do
+	eval "bit_$name=\$val"
+	case $name in
+	[A-Z]*) all=$((all | val)) ;;
+	esac
+done <"$tmp/bits"
+R_MODE=${bit_MODE-} R_NLINK=${bit_NLINK-} R_UID=${bit_UID-}
+R_GID=${bit_GID-} R_RDEV=${bit_RDEV-} R_ATIME=${bit_ATIME-}
+R_MTIME=${bit_MTIME-} R_CTIME=${bit_CTIME-} R_INO=${bit_INO-}
+R_SIZE=${bit_SIZE-} R_BLOCKS=${bit_BLOCKS-} R_BTIME=${bit_BTIME-}
+R_GEN=${bit_GEN-} R_DV=${bit_DATA_VERSION-} R_MNT_ID=${bit_MNT_ID-}
+R_TOKEN=${bit_CHANGE_TOKEN-} R_BASIC=${bit__BASIC_STATS-}
+R_EXTENDED=${bit__EXTENDED_STATS-}
 for d in n d D B o C; do asks "%$d" 0; done
 asks %i $R_INO
 for d in a A f; do asks "%$d" $R_MODE; done
@@ -99,11 +120,11 @@ layout_asks() {
 	label=$1
 	want=$2
 	shift 2
-	rm -f "$tmp/log"
+	: >"$tmp/log"
 	XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
 		"$tool" "$@" "$f" >/dev/null 2>&1
-	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { print $3 }' \
-		"$tmp/log" 2>/dev/null | sort -u | tr '\n' ' ')
+	got=$(awk -v p="$f" '$1 == "xstat" && $2 == p { seen[$3] }
+		'"$distinct" "$tmp/log")
 	n=$((n + 1))
 	[ "$got" = "$(printf '%#x ' "$want")" ] || {
 		echo "FAIL $label: requested $got, not $(printf '%#x' "$want")"
@@ -112,10 +133,7 @@ layout_asks() {
 }
 layout_asks "default layout" $((R_BASIC | R_BTIME))
 layout_asks "-e" $R_EXTENDED -e
-# -a: every bit the header defines, as the header defines each one (its
-# sums are expressions of them).
-all=$(( $(sed -n 's/^#define XSTAT_REQUEST_[A-Z][A-Z_]*[[:space:]]*\(0x[0-9a-f]*\)ULL.*/\1/p' \
-	"$top_srcdir/include/xstat.h" | sed 's/$/ |/' | tr -d '\n') 0 ))
+# -a: every bit the header defines ($all, above).
 layout_asks "-a" "$all" -a
 layout_asks "-m 0x100" 0x100 -m 0x100
 # JSON asks why a class (3) field is missing (its "why_missing")
@@ -141,7 +159,8 @@ touch "$tmp/t/a/1" "$tmp/t/a/b/2"
 rm -f "$tmp/log"
 XSTAT_REQUEST_LOG=$tmp/log LD_PRELOAD=$tmp/shim.so \
 	"$tool" -r -c '%i %s %Y %W' "$tmp/t" >/dev/null 2>&1
-got=$(awk '{ print $1, $3 }' "$tmp/log" | sort -u | tr '\n' ' ')
+got=$(awk '{ seen[$1 " " $3] }
+	'"$distinct" "$tmp/log")
 n=$((n + 1))
 walk=$(printf '%#x' $((R_INO | R_SIZE | R_MTIME | R_BTIME)))
 [ "$got" = "opendir $walk xstat $walk " ] || {
@@ -155,9 +174,12 @@ if command -v strace >/dev/null 2>&1; then
 	kernel_asks() {
 		strace -f -e trace=statx -o "$tmp/st" "$tool" -c "$1" "$f" \
 			>/dev/null 2>&1
-		got=$(grep -F "\"$f\"" "$tmp/st" |
-			sed 's/.*AT_NO_AUTOMOUNT[A-Z_|]*, //; s/, {.*//' |
-			sort -u | tr '\n' ' ')
+		got=$(awk -v p="\"$f\"" 'index($0, p) {
+				sub(/.*AT_NO_AUTOMOUNT[A-Z_|]*, /, "")
+				sub(/, [{].*/, "")
+				seen[$0]
+			}
+			'"$distinct" "$tmp/st")
 		n=$((n + 1))
 		[ "$got" = "$2 " ] || {
 			echo "FAIL statx for $1: '$got', not '$2'"
