@@ -24,7 +24,13 @@ fail() {
 
 # field NAME OUTPUT: the value printed after "NAME: ".
 field() {
-	printf '%s\n' "$2" | sed -n "s/^$1: //p"
+	while IFS= read -r line; do
+		case $line in
+		"$1: "*) printf '%s\n' "${line#"$1: "}" ;;
+		esac
+	done <<EOF
+$2
+EOF
 }
 
 check() {	# check LABEL FILE [ENV...]
