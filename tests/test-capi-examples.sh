@@ -22,7 +22,13 @@ fail() {
 }
 
 field() {	# field NAME OUTPUT
-	printf '%s\n' "$2" | sed -n "s/^$1: //p"
+	while IFS= read -r line; do
+		case $line in
+		"$1: "*) printf '%s\n' "${line#"$1: "}" ;;
+		esac
+	done <<EOF
+$2
+EOF
 }
 
 check() {	# check LABEL FILE [ENV...]
