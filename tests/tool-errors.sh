@@ -41,8 +41,12 @@ usage_err() {	# expected first line, arguments...
 	st=$?
 	check "status of $*" 2 "$st"
 	check "stdout of $*" "" "$out"
-	check "message of $*" "$msg" "$(sed -n 1p "$tmp/err")"
-	check "hint of $*" "$hint" "$(sed -n '2p;3p' "$tmp/err")"
+	# its lines 1, and 2 and 3, read without a process each
+	l1= l2= l3=
+	{ IFS= read -r l1; IFS= read -r l2; IFS= read -r l3; } <"$tmp/err"
+	check "message of $*" "$msg" "$l1"
+	check "hint of $*" "$hint" "$l2${l3:+
+$l3}"
 }
 usage_err "xstat: missing operand"
 usage_err "xstat: missing operand" -L
