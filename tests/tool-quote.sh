@@ -44,6 +44,13 @@ with open(os.path.join(d, b"..", b"names"), "wb") as f:
         f.write(n + b"\0")
 EOF
 cd "$tmp/d" || exit 1
+count=$(tr -cd '\0' <"$tmp/names" | wc -c)
+# The names under a directory that is not there, for the error messages.
+python3 -c '
+import sys
+for n in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
+    sys.stdout.buffer.write(b"nonexistent/" + n + b"\0")' "$tmp/names" \
+	>"$tmp/missing"
 
 run() {	# file for output, command...: all names as arguments
 	out=$1
@@ -74,11 +81,6 @@ for loc in C C.UTF-8; do
 		continue
 	fi
 	# messages: "cannot stat" for stat's "cannot statx"
-	python3 -c '
-import sys
-for n in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
-    sys.stdout.buffer.write(b"nonexistent/" + n + b"\0")' "$tmp/names" \
-		>"$tmp/missing"
 	xargs -0 stat -- <"$tmp/missing" 2>&1 >/dev/null |
 		sed 's/^stat: cannot statx /xstat: cannot stat /' >"$tmp/exp"
 	xargs -0 "$tool" -- <"$tmp/missing" 2>"$tmp/got" >/dev/null
@@ -132,7 +134,6 @@ for n in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
 		case $form in
 		-t|-j|"-c %N"|"-c %Qn")
 			n=$((n + 1))
-			count=$(tr -cd '\0' <"$tmp/names" | wc -c)
 			[ "$lines" = "$count" ] || {
 				echo "FAIL $loc: '$form': $lines lines," \
 					"$count names"
