@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -253,6 +254,154 @@ int th_run(char *out, size_t outlen, const char *fmt, ...)
 	if (st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+extern char **environ;
+
+/* environ with @env's entries replacing those of the same names. */
+static char **exec_envp(const char *const *env)
+{
+	size_t n = 0, k = 0, i, j;
+	char **envp;
+
+	while (environ[n])
+		n++;
+	while (env && env[k])
+		k++;
+	envp = malloc((n + k + 1) * sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (i = 0, n = 0; environ[i]; i++) {
+		for (j = 0; j < k; j++) {
+			size_t len = strcspn(env[j], "=") + 1;
+
+			if (!strncmp(environ[i], env[j], len))
+				break;
+		}
+		if (j == k)
+			envp[n++] = environ[i];
+	}
+	for (j = 0; j < k; j++)
+		envp[n++] = (char *)env[j];
+	envp[n] = NULL;
+	return envp;
+}
+
+char *th_exec_alloc(int *status, int err, int in_fd, const char *const *env,
+		    const char *const *argv)
+{
+	posix_spawn_file_actions_t fa;
+	size_t len = 0, cap = 4096;
+	char *buf, *more, **envp, sink[4096];
+	int p[2], rc, st, oom = 0;
+	pid_t pid;
+	ssize_t r;
+
+	*status = -1;
+	buf = malloc(cap);
+	envp = exec_envp(env);
+	/* Close-on-exec: neither this child nor a sibling keeps the pipe. */
+	if (!buf || !envp || pipe2(p, O_CLOEXEC)) {
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		free(buf);
+		free(envp);
+		return NULL;
+	}
+	buf[0] = '\0';
+	posix_spawn_file_actions_init(&fa);
+	if (in_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	if (err == TH_ERR_OUT)
+		posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	else if (err == TH_ERR_NULL)
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
+						 O_WRONLY, 0);
+	else if (err >= 0)
+		posix_spawn_file_actions_adddup2(&fa, err, 2);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
+			  envp);
+	posix_spawn_file_actions_destroy(&fa);
+	free(envp);
+	close(p[1]);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(rc));
+		close(p[0]);
+		return buf;
+	}
+	/* Read to the end, so that the child never writes to a closed pipe. */
+	for (;;) {
+		if (!oom && cap - len < 2048) {
+			more = realloc(buf, cap * 2);
+			if (more) {
+				buf = more;
+				cap *= 2;
+			} else {
+				oom = 1;
+			}
+		}
+		if (oom)
+			r = read(p[0], sink, sizeof(sink));
+		else
+			r = read(p[0], buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (!oom)
+			len += (size_t)r;
+	}
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "waitpid %s: %s\n", argv[0],
+				strerror(errno));
+			free(buf);
+			return NULL;
+		}
+	if (oom) {
+		fprintf(stderr, "%s: output: %s\n", argv[0], strerror(ENOMEM));
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (WIFEXITED(st))
+		*status = WEXITSTATUS(st);
+	return buf;
+}
+
+int th_exec(char *out, size_t outlen, int err, const char *const *env,
+	    const char *const *argv)
+{
+	char *all;
+	int st;
+
+	all = th_exec_alloc(&st, err, -1, env, argv);
+	if (!all)
+		return -1;
+	if (out && outlen)
+		snprintf(out, outlen, "%s", all);
+	free(all);
+	return st;
+}
+
+int th_tmpfd(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/xstat-tmp.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "mkostemp %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	unlink(path);
+	return fd;
 }
 
 char *th_mkdtemp(char *buf, size_t len)

@@ -113,6 +113,30 @@ int th_run(char *out, size_t outlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * Run a program without a shell: @argv[0] found on PATH, @env's
+ * "NAME=VALUE" strings (NULL-terminated, or NULL) put into its
+ * environment, @in_fd its stdin (-1: this process's).  Its stderr is
+ * @err if that is a descriptor, else TH_ERR_INHERIT this process's,
+ * TH_ERR_OUT mixed into its output (2>&1) or TH_ERR_NULL dropped.  Returns its output, all of it, in a malloc()ed
+ * string without the trailing newlines, its exit status in @status (-1
+ * if it could not run or was killed by a signal); NULL only if out of
+ * memory or no pipe, said.
+ */
+enum { TH_ERR_INHERIT = -1, TH_ERR_OUT = -2, TH_ERR_NULL = -3 };
+char *th_exec_alloc(int *status, int err, int in_fd, const char *const *env,
+		    const char *const *argv);
+
+/*
+ * A descriptor (close-on-exec) of a new file that has no name, under
+ * $TMPDIR or /tmp, for a child's stdin or stderr; -1 if none, said.
+ */
+int th_tmpfd(void);
+
+/* th_exec_alloc() into @out (th_run's truncation): the exit status or -1. */
+int th_exec(char *out, size_t outlen, int err, const char *const *env,
+	    const char *const *argv);
+
+/*
  * snprintf() into a path buffer that must not truncate: a test path that
  * does not fit aborts the test program (a failure, never a wrong path).
  */
