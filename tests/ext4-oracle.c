@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,33 +14,21 @@ int ext4_oracle_available(void)
 	       == 0;
 }
 
-int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
+static const char *const debugfs_env[] = { "DEBUGFS_PAGER=__none__", NULL };
+
+/*
+ * @out, debugfs's stat of one inode, into @o: 0, 1 if it has no Mode:
+ * (debugfs could not read the inode: try again), -1 if a field is
+ * missing.
+ */
+static int parse_stat(const char *out, struct ext4_oracle *o)
 {
-	static char out[16384];
 	unsigned long a, b;
-	const char *p = NULL;
-	int ret, tries;
+	const char *p;
 
 	memset(o, 0, sizeof(*o));
-	/*
-	 * On a mounted filesystem debugfs can read a superblock or group
-	 * descriptor the kernel is updating right then and refuse it (bad
-	 * checksum): a torn read passes, so try again a few times.
-	 */
-	for (tries = 0; tries < 5; tries++) {
-		if (tries)
-			usleep(100000);
-		ret = th_run(out, sizeof(out),
-			     "DEBUGFS_PAGER=__none__ debugfs -R "
-			     "'stat <%" PRIu64 ">' '%s' 2>&1", ino, dev);
-		if (ret == 0 && (p = strstr(out, "Mode:")) &&
-		    sscanf(p, "Mode: %lo", &a) == 1)
-			break;
-		fprintf(stderr, "debugfs stat <%" PRIu64 "> %s: exit %d:\n"
-			"%s\n", ino, dev, ret, out);
-	}
-	if (tries == 5)
-		return -1;
+	if (!(p = strstr(out, "Mode:")) || sscanf(p, "Mode: %lo", &a) != 1)
+		return 1;
 	o->mode = (uint32_t)a;
 	if (!(p = strstr(out, "Generation:")) ||
 	    sscanf(p, "Generation: %lu", &a) != 1)
@@ -78,33 +67,167 @@ int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
 	return 0;
 }
 
+/* A file holding @cmd (a printf format) for each of @inos[0..n), at 0. */
+static int command_file(const char *cmd, const uint64_t *inos, int n)
+{
+	FILE *f;
+	int fd, i, bad;
+
+	fd = th_tmpfd();
+	if (fd < 0)
+		return -1;
+	f = fdopen(dup(fd), "w");
+	if (!f) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, cmd, inos[i]);
+	bad = ferror(f);
+	if (fclose(f) || bad || lseek(fd, 0, SEEK_SET)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * `debugfs -f - @dev` with the commands of @cmd_fd: its output, which
+ * echoes each command as "debugfs: COMMAND" before what it printed
+ * (malloc()ed), its stderr kept apart in @err_fd so that it cannot break
+ * a line of that output.  NULL if it could not run.
+ */
+static char *debugfs_run(const char *dev, int cmd_fd, int err_fd, int *st)
+{
+	const char *argv[] = { "debugfs", "-f", "-", dev, NULL };
+
+	if (lseek(cmd_fd, 0, SEEK_SET) || ftruncate(err_fd, 0) ||
+	    lseek(err_fd, 0, SEEK_SET))
+		return NULL;
+	return th_exec_alloc(st, err_fd, cmd_fd, debugfs_env, argv);
+}
+
+/* What debugfs said on stderr, after a failure. */
+static void say_stderr(int err_fd)
+{
+	char buf[4096];
+	ssize_t r;
+
+	if (lseek(err_fd, 0, SEEK_SET))
+		return;
+	while ((r = read(err_fd, buf, sizeof(buf))) > 0 ||
+	       (r < 0 && errno == EINTR))
+		if (r > 0)
+			fwrite(buf, 1, (size_t)r, stderr);
+}
+
+int ext4_oracle_stat_many(const char *dev, const uint64_t *inos, int n,
+			  struct ext4_oracle *o)
+{
+	char marker[64], *out = NULL, *at, *end;
+	int *todo, left = n, cmd_fd = -1, err_fd = -1, ret = -1;
+	int tries, i, k, st, r;
+	uint64_t *ask;
+
+	todo = malloc((size_t)n * sizeof(*todo));
+	ask = malloc((size_t)n * sizeof(*ask));
+	if (!todo || !ask)
+		goto out;
+	for (i = 0; i < n; i++)
+		todo[i] = i;
+	err_fd = th_tmpfd();
+	if (err_fd < 0)
+		goto out;
+	/*
+	 * On a mounted filesystem debugfs can read a superblock or group
+	 * descriptor the kernel is updating right then and refuse it (bad
+	 * checksum): a torn read passes, so each inode debugfs could not
+	 * read is asked again a few times.
+	 */
+	for (tries = 0; left && tries < 5; tries++) {
+		if (tries)
+			usleep(100000);
+		for (k = 0; k < left; k++)
+			ask[k] = inos[todo[k]];
+		if (cmd_fd >= 0)
+			close(cmd_fd);
+		cmd_fd = command_file("stat <%" PRIu64 ">\n", ask, left);
+		free(out);
+		out = cmd_fd < 0 ? NULL : debugfs_run(dev, cmd_fd, err_fd, &st);
+		if (!out)
+			goto out;
+		/* Each inode's part: from its echoed command to the next. */
+		at = out;
+		for (k = 0, r = 0; k < left; k++) {
+			snprintf(marker, sizeof(marker), "debugfs: stat <%"
+				 PRIu64 ">\n", ask[k]);
+			while (at && strncmp(at, marker, strlen(marker))) {
+				at = strstr(at, "\ndebugfs: stat <");
+				at = at ? at + 1 : NULL;
+			}
+			end = NULL;
+			if (at) {
+				at += strlen(marker);
+				end = strstr(at, "\ndebugfs: stat <");
+				if (end)
+					*end = '\0';
+			}
+			switch (at ? parse_stat(at, &o[todo[k]]) : 1) {
+			case 0:
+				break;
+			case 1:
+				fprintf(stderr, "debugfs stat <%" PRIu64
+					"> %s: exit %d:\n%s\n", ask[k], dev,
+					st, at ? at : out);
+				say_stderr(err_fd);
+				todo[r++] = todo[k];
+				break;
+			default:
+				goto out;
+			}
+			at = end ? end + 1 : NULL;
+		}
+		left = r;
+	}
+	ret = left ? -1 : 0;
+out:
+	if (cmd_fd >= 0)
+		close(cmd_fd);
+	if (err_fd >= 0)
+		close(err_fd);
+	free(out);
+	free(ask);
+	free(todo);
+	return ret;
+}
+
+int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
+{
+	return ext4_oracle_stat_many(dev, &ino, 1, o);
+}
+
 int ext4_oracle_imap(const char *dev, const uint64_t *inos, int n,
 		     uint32_t block_size, uint64_t *offs)
 {
-	char cmds[] = "/tmp/xstat-imap.XXXXXX";
-	char line[512];
+	const char *argv[] = { "debugfs", "-f", "-", dev, NULL };
 	unsigned long long ino, blk, off;
-	int fd, i, found = 0;
-	FILE *f, *p;
+	int fd, i, st, found = 0;
+	char *out, *line, *next;
 
-	fd = mkstemp(cmds);
+	fd = command_file("imap <%" PRIu64 ">\n", inos, n);
 	if (fd < 0)
 		return -1;
-	f = fdopen(fd, "w");
-	for (i = 0; i < n; i++)
-		fprintf(f, "imap <%" PRIu64 ">\n", inos[i]);
-	fclose(f);
-	snprintf(line, sizeof(line), "debugfs -f '%s' '%s' 2>/dev/null", cmds,
-		 dev);
-	p = popen(line, "r");
-	if (!p) {
-		unlink(cmds);
+	out = th_exec_alloc(&st, TH_ERR_NULL, fd, debugfs_env, argv);
+	close(fd);
+	if (!out)
 		return -1;
-	}
 	ino = 0;
 	for (i = 0; i < n; i++)
 		offs[i] = UINT64_MAX;
-	while (fgets(line, sizeof(line), p)) {
+	for (line = out; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		if (sscanf(line, "Inode %llu is part of block group", &ino) == 1)
 			continue;
 		if (sscanf(line, " located at block %llu, offset 0x%llx", &blk,
@@ -117,7 +240,6 @@ int ext4_oracle_imap(const char *dev, const uint64_t *inos, int n,
 				break;
 			}
 	}
-	pclose(p);
-	unlink(cmds);
+	free(out);
 	return found == n ? 0 : -1;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * debugfs as the oracle for raw ext4 inodes (e2fsprogs shares no code
- * with libxstat): `debugfs -R 'stat <INO>' DEVICE` and `imap <INO>`.
+ * with libxstat): its `stat <INO>` and `imap <INO>` commands, run
+ * without a shell.
  */
 #ifndef XSTAT_EXT4_ORACLE_H
 #define XSTAT_EXT4_ORACLE_H
@@ -24,8 +25,15 @@ struct ext4_oracle {
 /* 1 if debugfs and mkfs.ext4 are installed. */
 int ext4_oracle_available(void);
 
-/* Run `debugfs -R 'stat <ino>'` on @dev (device or image); 0 or -1. */
+/* debugfs's `stat <ino>` on @dev (device or image) into @o; 0 or -1. */
 int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o);
+
+/*
+ * ext4_oracle_stat() of @inos[0..n) into @o[0..n), all of them asked of
+ * one debugfs run (`debugfs -f`, one stat each); 0 or -1.
+ */
+int ext4_oracle_stat_many(const char *dev, const uint64_t *inos, int n,
+			  struct ext4_oracle *o);
 
 /*
  * Locations of inodes @inos[0..n) by `debugfs -f` with one imap each:
