@@ -318,29 +318,23 @@ static void check_oracle(const char *label, int dfd,
 	      e->d_name, (unsigned long long)e->d_ino, x->st_ino);
 }
 
-/* debugfs: the raw inode's generation, i_version and crtime. */
-static void check_debugfs(const char *label, const char *dev,
-			  const struct xstat_dirent *e)
+/* debugfs (@o): the raw inode's generation, i_version and crtime. */
+static void check_debugfs(const char *label, const char *name,
+			  const struct xstat *x, const struct ext4_oracle *o)
 {
-	const struct xstat *x = e->d_xstat;
 	unsigned long long rm = x->st_result_mask;
-	struct ext4_oracle o;
 
-	if (ext4_oracle_stat(dev, x->st_ino, &o)) {
-		CHECK(0, "%s %s: debugfs failed", label, e->d_name);
-		return;
-	}
 	if (rm & XSTAT_REQUEST_GEN)
-		CHECK(x->st_gen == o.generation, "%s %s: gen %llu, debugfs %u",
-		      label, e->d_name, x->st_gen, o.generation);
+		CHECK(x->st_gen == o->generation, "%s %s: gen %llu, debugfs %u",
+		      label, name, x->st_gen, o->generation);
 	if (rm & XSTAT_REQUEST_DATA_VERSION)
-		CHECK(o.has_version && x->st_data_version == o.version,
+		CHECK(o->has_version && x->st_data_version == o->version,
 		      "%s %s: data version %llu, debugfs %" PRIu64, label,
-		      e->d_name, x->st_data_version, o.version);
+		      name, x->st_data_version, o->version);
 	if (rm & XSTAT_REQUEST_BTIME)
-		CHECK(o.has_crtime && x->st_btim.tv_sec == o.crtime_sec &&
-		      x->st_btim.tv_nsec == o.crtime_nsec,
-		      "%s %s: btime differs from debugfs", label, e->d_name);
+		CHECK(o->has_crtime && x->st_btim.tv_sec == o->crtime_sec &&
+		      x->st_btim.tv_nsec == o->crtime_nsec,
+		      "%s %s: btime differs from debugfs", label, name);
 }
 
 /* debugfs: @x's generation, which must be there. */
@@ -369,6 +363,11 @@ static void scan(const char *label, const char *dir, const char *dev,
 		struct xstat	x;
 		unsigned char	b[RESULT_MAX];
 	} u;
+	/* The sampled entries, asked of debugfs together after the scan. */
+	static char sample_name[ORACLE_SAMPLE][16];
+	static struct xstat sample[ORACLE_SAMPLE];
+	static struct ext4_oracle o[ORACLE_SAMPLE];
+	uint64_t inos[ORACLE_SAMPLE];
 	const struct xstat_dirent *e;
 	struct xstat_dir *d;
 	int n, i, got = 0, sampled = 0;
@@ -407,13 +406,26 @@ static void scan(const char *label, const char *dir, const char *dev,
 		      e->d_xstat->st_data_version, u.x.st_data_version);
 		check_oracle(label, xstat_dirfd(d), e);
 		if (dev && sampled < ORACLE_SAMPLE && e->d_name[0] == 'f') {
-			check_debugfs(label, dev, e);
+			snprintf(sample_name[sampled], sizeof(sample_name[0]),
+				 "%s", e->d_name);
+			memcpy(&sample[sampled], e->d_xstat,
+			       sizeof(sample[0]) < e->d_xstat_len ?
+			       sizeof(sample[0]) : e->d_xstat_len);
+			inos[sampled] = e->d_xstat->st_ino;
 			sampled++;
 		}
 	}
 	CHECK(errno == 0, "%s: xstat_readdir: %s", label, strerror(errno));
 	CHECK(got == n, "%s: %d entries, readdir(3) has %d", label, got, n);
 	CHECK(xstat_closedir(d) == 0, "%s: xstat_closedir", label);
+	if (!sampled)
+		return;
+	if (ext4_oracle_stat_many(dev, inos, sampled, o)) {
+		CHECK(0, "%s: debugfs failed", label);
+		return;
+	}
+	for (i = 0; i < sampled; i++)
+		check_debugfs(label, sample_name[i], &sample[i], &o[i]);
 }
 
 /*
@@ -1120,11 +1132,12 @@ static void test_idmap(void **state)
 /* Byte offset on @dev of inode @ino's table block (debugfs imap). */
 static long long imap_offset(const char *dev, unsigned long long ino)
 {
-	char out[512], *at;
+	char out[512], cmd[64], *at;
+	const char *argv[] = { "debugfs", "-R", cmd, dev, NULL };
 	unsigned long long blk;
 
-	if (th_run(out, sizeof(out), "debugfs -R 'imap <%llu>' %s 2>/dev/null",
-		   ino, dev))
+	snprintf(cmd, sizeof(cmd), "imap <%llu>", ino);
+	if (th_exec(out, sizeof(out), TH_ERR_NULL, NULL, argv))
 		return -1;
 	at = strstr(out, "located at block ");
 	if (!at || sscanf(at, "located at block %llu", &blk) != 1)

@@ -171,7 +171,8 @@ static int round_check(const struct round *r, const char *dev,
 		       const char *mnt)
 {
 	static struct job j;
-	struct ext4_oracle o;
+	static struct ext4_oracle o[CHECKED];
+	uint64_t inos[CHECKED];
 	long dv_seen, btime_seen, gen_seen;
 	int fails = 0, block;
 	unsigned i, m;
@@ -195,14 +196,16 @@ static int round_check(const struct round *r, const char *dev,
 			return 1;
 		snprintf(what, sizeof(what), "%s (%s)", r->what,
 			 block ? "statx blocked" : "statx");
+		for (i = 0; i < CHECKED; i++)
+			inos[i] = j.x[i][0].st_ino;
+		if (ext4_oracle_stat_many(dev, inos, CHECKED, o))
+			return 1;
 		for (i = 0; i < CHECKED; i++) {
-			if (ext4_oracle_stat(dev, j.x[i][0].st_ino, &o))
-				return 1;
 			for (m = 0; m < NMASKS; m++) {
 				gen_seen += !!(j.x[i][m].st_result_mask &
 					       XSTAT_REQUEST_GEN);
 				fails += compare(what, i, masks[m], &j.x[i][m],
-						 &o, &dv_seen, &btime_seen);
+						 &o[i], &dv_seen, &btime_seen);
 			}
 		}
 		fprintf(stderr, "# %s: %ld generations, %ld creation times, "
