@@ -129,6 +129,8 @@ int ext4_oracle_stat_many(const char *dev, const uint64_t *inos, int n,
 	int tries, i, k, st, r;
 	uint64_t *ask;
 
+	if (n <= 0)
+		return 0;
 	todo = malloc((size_t)n * sizeof(*todo));
 	ask = malloc((size_t)n * sizeof(*ask));
 	if (!todo || !ask)
@@ -172,7 +174,8 @@ int ext4_oracle_stat_many(const char *dev, const uint64_t *inos, int n,
 				if (end)
 					*end = '\0';
 			}
-			switch (at ? parse_stat(at, &o[todo[k]]) : 1) {
+			switch (at && st == 0 ? parse_stat(at, &o[todo[k]]) :
+				1) {
 			case 0:
 				break;
 			case 1:
