@@ -287,9 +287,33 @@ static char **exec_envp(const char *const *env)
 	return envp;
 }
 
+/*
+ * @name looked up on PATH into @path, as the shell does: posix_spawnp()
+ * would try an execve() in each directory before the one that has it.
+ */
+static const char *exec_path(const char *name, char *path, size_t len)
+{
+	const char *dirs = getenv("PATH"), *end;
+	size_t n;
+
+	if (strchr(name, '/') || !dirs)
+		return name;
+	for (; *dirs; dirs = *end ? end + 1 : end) {
+		end = strchrnul(dirs, ':');
+		n = (size_t)(end - dirs);
+		if ((int)snprintf(path, len, "%.*s%s%s", (int)n, dirs,
+				  n ? "/" : "", name) >= (int)len)
+			continue;
+		if (access(path, X_OK) == 0)
+			return path;
+	}
+	return name;
+}
+
 char *th_exec_alloc(int *status, int err, int in_fd, const char *const *env,
 		    const char *const *argv)
 {
+	char path[PATH_MAX];
 	posix_spawn_file_actions_t fa;
 	size_t len = 0, cap = 4096;
 	char *buf, *more, **envp, sink[4096];
@@ -319,8 +343,8 @@ char *th_exec_alloc(int *status, int err, int in_fd, const char *const *env,
 						 O_WRONLY, 0);
 	else if (err >= 0)
 		posix_spawn_file_actions_adddup2(&fa, err, 2);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			  envp);
+	rc = posix_spawnp(&pid, exec_path(argv[0], path, sizeof(path)), &fa,
+			  NULL, (char *const *)argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	free(envp);
 	close(p[1]);
