@@ -117,10 +117,11 @@ int th_run(char *out, size_t outlen, const char *fmt, ...)
  * "NAME=VALUE" strings (NULL-terminated, or NULL) put into its
  * environment, @in_fd its stdin (-1: this process's).  Its stderr is
  * @err if that is a descriptor, else TH_ERR_INHERIT this process's,
- * TH_ERR_OUT mixed into its output (2>&1) or TH_ERR_NULL dropped.  Returns its output, all of it, in a malloc()ed
- * string without the trailing newlines, its exit status in @status (-1
- * if it could not run or was killed by a signal); NULL only if out of
- * memory or no pipe, said.
+ * TH_ERR_OUT mixed into its output (2>&1) or TH_ERR_NULL dropped.
+ * Returns its output, all of it, in a malloc()ed string without the
+ * trailing newlines, its exit status in @status (-1 if it could not run
+ * or was killed by a signal); NULL only if out of memory or no pipe,
+ * said.
  */
 enum { TH_ERR_INHERIT = -1, TH_ERR_OUT = -2, TH_ERR_NULL = -3 };
 char *th_exec_alloc(int *status, int err, int in_fd, const char *const *env,
