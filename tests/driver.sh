@@ -32,7 +32,37 @@ if [ -z "$log" ] || [ -z "$trs" ] || [ ! -f "$trs" ]; then
 	exit $st
 fi
 
-success=$(grep -m1 -E "(: |\()Success(\)|$)" "$log" 2>/dev/null)
+# One awk reads the log and the .trs (this runs once per test): it prints
+# "E" and the first line that gives "Success" as a reason, else, for a
+# test that skipped, "K" and the reason, else nothing.
+info=$(awk -v logf="$log" -v trs="$trs" 'BEGIN {
+	while ((getline l < trs) > 0)
+		if (l ~ /^:test-result: *SKIP/)
+			skip = 1
+	while ((getline l < logf) > 0) {
+		if (l ~ /(: |\()Success(\)|$)/) {
+			print "E" l
+			exit
+		}
+		if (skip && l ~ /^SKIP: */) {
+			sub(/^SKIP: */, "", l)
+			if (!nseen++)
+				first = l
+			if (!seen[l]++)
+				n++
+		}
+	}
+	if (!skip)
+		exit
+	if (n > 1)
+		first = first " (and " n - 1 " more)"
+	print "K" first
+}')
+success= why= skip=
+case $info in
+E*) success=${info#E} ;;
+K*) why=${info#K}; skip=1 ;;
+esac
 if [ -n "$success" ]; then
 	sed -i -e 's/^:test-result:.*/:test-result: ERROR/' \
 		-e 's/^:global-test-result:.*/:global-test-result: ERROR/' \
@@ -51,12 +81,7 @@ if [ -n "$success" ]; then
 	exit $st
 fi
 
-if grep -q '^:test-result: *SKIP' "$trs"; then
-	why=$(sed -n 's/^SKIP: *//p' "$log" | awk '
-		NR == 1 { first = $0 }
-		!seen[$0]++ { n++ }
-		END { if (n > 1) first = first " (and " n - 1 " more)"
-		      print first }')
+if [ -n "$skip" ]; then
 	[ -n "$why" ] || why="no reason given (no \"SKIP: \" line in $log)"
 	printf ':skip-reason: %s\n' "$why" >>"$trs"
 	line="$line - $why"
