@@ -21,15 +21,7 @@ fail() {
 	status=1
 }
 
-field() {	# field NAME OUTPUT
-	while IFS= read -r line; do
-		case $line in
-		"$1: "*) printf '%s\n' "${line#"$1: "}" ;;
-		esac
-	done <<EOF
-$2
-EOF
-}
+. "$(dirname "$0")/output-field.sh"	# field
 
 check() {	# check LABEL FILE [ENV...]
 	label=$1 file=$2
