@@ -92,19 +92,20 @@ static int command_file(const char *cmd, const uint64_t *inos, int n)
 }
 
 /*
- * `debugfs -f - @dev` with the commands of @cmd_fd: its output, which
- * echoes each command as "debugfs: COMMAND" before what it printed
- * (malloc()ed), its stderr kept apart in @err_fd so that it cannot break
- * a line of that output.  NULL if it could not run.
+ * `debugfs -f - @dev` with the commands of @cmd_fd (command_file()'s):
+ * its output, which echoes each command as "debugfs: COMMAND" before
+ * what it printed (malloc()ed).  Its stderr is @err as th_exec_alloc()
+ * takes it; a file there is emptied first, and kept apart from the
+ * output so that it cannot break a line of it.  NULL if it could not
+ * run.
  */
-static char *debugfs_run(const char *dev, int cmd_fd, int err_fd, int *st)
+static char *debugfs_run(const char *dev, int cmd_fd, int err, int *st)
 {
 	const char *argv[] = { "debugfs", "-f", "-", dev, NULL };
 
-	if (lseek(cmd_fd, 0, SEEK_SET) || ftruncate(err_fd, 0) ||
-	    lseek(err_fd, 0, SEEK_SET))
+	if (err >= 0 && (ftruncate(err, 0) || lseek(err, 0, SEEK_SET)))
 		return NULL;
-	return th_exec_alloc(st, err_fd, cmd_fd, debugfs_env, argv);
+	return th_exec_alloc(st, err, cmd_fd, debugfs_env, argv);
 }
 
 /* What debugfs said on stderr, after a failure. */
@@ -212,7 +213,6 @@ int ext4_oracle_stat(const char *dev, uint64_t ino, struct ext4_oracle *o)
 int ext4_oracle_imap(const char *dev, const uint64_t *inos, int n,
 		     uint32_t block_size, uint64_t *offs)
 {
-	const char *argv[] = { "debugfs", "-f", "-", dev, NULL };
 	unsigned long long ino, blk, off;
 	int fd, i, st, found = 0;
 	char *out, *line, *next;
@@ -220,7 +220,7 @@ int ext4_oracle_imap(const char *dev, const uint64_t *inos, int n,
 	fd = command_file("imap <%" PRIu64 ">\n", inos, n);
 	if (fd < 0)
 		return -1;
-	out = th_exec_alloc(&st, TH_ERR_NULL, fd, debugfs_env, argv);
+	out = debugfs_run(dev, fd, TH_ERR_NULL, &st);
 	close(fd);
 	if (!out)
 		return -1;

@@ -1129,20 +1129,14 @@ static void test_idmap(void **state)
 #define SHRINK_KEEP	(2u << 20)	/* bytes of the device left */
 #define SHRINK_FILES	60
 
-/* Byte offset on @dev of inode @ino's table block (debugfs imap). */
+/* Byte offset on @dev of inode @ino (debugfs imap), -1 if unknown. */
 static long long imap_offset(const char *dev, unsigned long long ino)
 {
-	char out[512], cmd[64], *at;
-	const char *argv[] = { "debugfs", "-R", cmd, dev, NULL };
-	unsigned long long blk;
+	uint64_t i = ino, off;
 
-	snprintf(cmd, sizeof(cmd), "imap <%llu>", ino);
-	if (th_exec(out, sizeof(out), TH_ERR_NULL, NULL, argv))
+	if (ext4_oracle_imap(dev, &i, 1, 1024, &off))
 		return -1;
-	at = strstr(out, "located at block ");
-	if (!at || sscanf(at, "located at block %llu", &blk) != 1)
-		return -1;
-	return (long long)blk * 1024;
+	return (long long)off;
 }
 
 /* The stream after the shrink, in a child: 0, or the failures. */
