@@ -411,14 +411,20 @@ int th_exec(char *out, size_t outlen, int err, const char *const *env,
 	return st;
 }
 
-int th_tmpfd(void)
+/* $TMPDIR, or /tmp where it is unset or empty. */
+static const char *tmp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+int th_tmpfd(void)
+{
 	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/xstat-tmp.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	snprintf(path, sizeof(path), "%s/xstat-tmp.XXXXXX", tmp_dir());
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "mkostemp %s: %s\n", path, strerror(errno));
@@ -430,9 +436,7 @@ int th_tmpfd(void)
 
 char *th_mkdtemp(char *buf, size_t len)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(buf, len, "%s/xstat-test.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(buf, len, "%s/xstat-test.XXXXXX", tmp_dir());
 	return mkdtemp(buf);
 }
 
