@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include "hugemem.h"
 #include "json.h"
 #include "snapshot.h"
 
@@ -260,6 +261,8 @@ static int get_hex(const struct jt_node *v, unsigned char *out, size_t n,
 	return 0;
 }
 
+#define CHUNK_ROOM	(SNAP_CHUNK - sizeof(struct snap_chunk))
+
 /* @size bytes from @s's chunks, aligned for a struct snap_ent, or NULL. */
 static void *snap_alloc(struct snapshot *s, size_t size)
 {
@@ -267,10 +270,10 @@ static void *snap_alloc(struct snapshot *s, size_t size)
 	void *p;
 
 	size = (size + 7) & ~(size_t)7;
-	if (size > SNAP_CHUNK)
+	if (size > CHUNK_ROOM)
 		return NULL;
-	if (!c || SNAP_CHUNK - c->used < size) {
-		c = malloc(sizeof(*c) + SNAP_CHUNK);
+	if (!c || CHUNK_ROOM - c->used < size) {
+		c = huge_alloc(SNAP_CHUNK);
 		if (!c)
 			return NULL;
 		c->next = s->chunks;
@@ -585,8 +588,8 @@ static int index_all(struct ctx *c, struct snapshot *s)
 	s->nbuckets = 16;
 	while (s->nbuckets < 2 * s->n)
 		s->nbuckets *= 2;
-	s->path_heads = calloc(s->nbuckets, sizeof(uint32_t));
-	s->ino_heads = calloc(s->nbuckets, sizeof(uint32_t));
+	s->path_heads = huge_alloc(s->nbuckets * sizeof(uint32_t));
+	s->ino_heads = huge_alloc(s->nbuckets * sizeof(uint32_t));
 	if (!s->path_heads || !s->ino_heads)
 		return fail(c, "out of memory");
 	for (i = 0; i < s->n; i++) {
@@ -868,7 +871,7 @@ static int load_stream(struct ctx *c, FILE *f, struct snapshot *s)
 }
 
 /*
- * A regular file is mapped and its lines parsed by a few threads, each a
+ * A regular file is read whole and its lines parsed by a few threads, each a
  * run of whole lines into a snapshot of its own, joined in file order.
  * The runs are cut at the first line starting after an equal share of
  * the bytes; each thread counts its own lines, and an error's line
@@ -956,7 +959,7 @@ static int join(struct ctx *c, struct part *parts, int n, struct snapshot *s)
 	return 0;
 }
 
-static int load_mapped(struct ctx *c, const char *map, size_t size,
+static int load_text(struct ctx *c, const char *map, size_t size,
 		       struct snapshot *s)
 {
 	struct part parts[PARSERS_MAX];
@@ -1015,30 +1018,55 @@ static int load_mapped(struct ctx *c, const char *map, size_t size,
 	return ret;
 }
 
+/*
+ * A regular file's bytes, all read now into memory of huge pages: the
+ * walk compares each record's text with the file's after a system call,
+ * which costs a TLB miss per 4 KiB page of a mapping.  1 read, 0 not a
+ * regular file or no memory (read as a stream), -1 a read error.
+ */
+static int read_text(struct ctx *c, FILE *f, struct snapshot *s)
+{
+	struct stat sb;
+	size_t size, got = 0;
+	ssize_t r;
+
+	if (fileno(f) < 0 || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode) ||
+	    sb.st_size <= 0 || (uint64_t)sb.st_size > SIZE_MAX)
+		return 0;
+	size = (size_t)sb.st_size;
+	s->text = huge_alloc(size);
+	if (!s->text)
+		return 0;
+	s->text_len = size;
+	/* from the start, as a mapping would: a file shorter now ends early */
+	while (got < size) {
+		r = pread(fileno(f), s->text + got, size - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail(c, "%s", strerror(errno));
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	if (!got)
+		return fail(c, "no entries: an empty snapshot");
+	return load_text(c, s->text, got, s) ? -1 : 1;
+}
+
 static int load(FILE *f, const char *name, struct snapshot *s, char *err,
 		size_t errlen, bool lazy)
 {
 	struct ctx c = { err, errlen, name, 0, NULL, lazy };
-	struct stat sb;
-	void *map;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	err[0] = '\0';
-	/* every page is read now: mapped in one call, not a fault each few */
-	if (fileno(f) >= 0 && fstat(fileno(f), &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (map = mmap(NULL, (size_t)sb.st_size, PROT_READ,
-			MAP_PRIVATE | MAP_POPULATE,
-			fileno(f), 0)) != MAP_FAILED) {
-		ret = load_mapped(&c, map, (size_t)sb.st_size, s);
-		/* the records' text, until snapshot_free() */
-		s->map = map;
-		s->map_len = (size_t)sb.st_size;
-	} else {
-		ret = load_stream(&c, f, s);
-	}
+	ret = read_text(&c, f, s);
+	if (ret < 0)
+		return ret;
+	ret = ret ? 0 : load_stream(&c, f, s);
 	if (ret == 0 && s->n == 0)
 		ret = fail(&c, "no entries: an empty snapshot");
 	if (ret == 0)
@@ -1343,15 +1371,14 @@ void snapshot_free(struct snapshot *s)
 
 	while ((c = s->chunks)) {
 		s->chunks = c->next;
-		free(c);
+		huge_free(c, SNAP_CHUNK);
 	}
 	free(s->ents);
-	free(s->path_heads);
-	free(s->ino_heads);
+	huge_free(s->path_heads, s->nbuckets * sizeof(uint32_t));
+	huge_free(s->ino_heads, s->nbuckets * sizeof(uint32_t));
 #ifdef HAVE_SIMDJSON
 	jt_free(s->tree);
 #endif
-	if (s->map)
-		munmap(s->map, s->map_len);
+	huge_free(s->text, s->text_len);
 	memset(s, 0, sizeof(*s));
 }

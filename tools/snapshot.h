@@ -65,8 +65,11 @@ struct snap_ent {
 	char		path[];
 };
 
-/* The entries and their names are cut from chunks of SNAP_CHUNK bytes. */
-#define SNAP_CHUNK	(1024 * 1024)
+/*
+ * The entries and their names are cut from chunks of SNAP_CHUNK bytes
+ * (huge_alloc()'s: one huge page each, header included).
+ */
+#define SNAP_CHUNK	(2 * 1024 * 1024)
 
 struct snap_chunk {
 	struct snap_chunk	*next;
@@ -82,8 +85,8 @@ struct snapshot {
 	uint32_t	*ino_heads;
 	size_t		nbuckets;
 	struct snap_ent	*root;		/* the entry every other is under */
-	void		*map;		/* the file, mapped: the records */
-	size_t		map_len;
+	char		*text;		/* a regular file's bytes: the records */
+	size_t		text_len;
 	bool		have_taken;	/* some record has "taken" */
 	const char	*name;		/* the file, for messages */
 	struct jt_tree	*tree;		/* snapshot_resolve()'s parser */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Large tables (a snapshot's text, entries and hash buckets) in memory
+ * the kernel may back with 2 MiB pages.  A table of tens of megabytes in
+ * 4 KiB pages costs a fault per page when it is filled and a TLB miss
+ * per page each time it is read after a system call; in huge pages, a
+ * few of each.
+ */
+#ifndef XSTAT_TOOL_HUGEMEM_H
+#define XSTAT_TOOL_HUGEMEM_H
+
+#include <stddef.h>
+
+/* @size bytes of zeroed memory, or NULL (errno set). */
+void *huge_alloc(size_t size);
+
+/* Free what huge_alloc(@size) returned (NULL: nothing). */
+void huge_free(void *p, size_t size);
+
+#endif
