@@ -11,7 +11,8 @@
 # not recreated is "replaced"; a surviving directory is never new, gone
 # or replaced.
 #
-# Runs in $TMPDIR with statx, with statx refused (seccomp, EPERM), and as
+# Runs in $TMPDIR with statx, with statx refused (seccomp, EPERM), as root
+# with the kernel saying it has no huge pages (the snapshot mapped), and as
 # the user nobody; as root also on loop-mounted ext4, xfs, btrfs and
 # tmpfs, the same three ways, the first three filesystems unmounted and
 # mounted again between a snapshot and its comparison (on another loop
@@ -187,6 +188,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	mkdir "$tmp/nobody" && chmod 777 "$tmp/nobody"
 	run nobody "$tmp/nobody/t" "" -- setpriv --reuid=65534 --regid=65534 \
 		--clear-groups
+fi
+# Where the kernel says it gives no huge pages, the tool maps the
+# snapshot instead of reading it (tools/snapshot.c: text_of()).
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+if [ "$(id -u)" = 0 ] && [ -f "$thp" ] && command -v unshare >/dev/null &&
+	echo 'always madvise [never]' >"$tmp/thp-never" &&
+	unshare -m mount --bind "$tmp/thp-never" "$thp" 2>/dev/null; then
+	run "huge pages off" "$tmp/nothp" "" -- unshare -m sh -c \
+		'mount --bind "$0" "$1" && shift && exec "$@"' \
+		"$tmp/thp-never" "$thp"
+else
+	echo "note: huge pages off: needs root, unshare and $thp"
 fi
 
 # The same filesystem with statx refused (the fallback) and as nobody:

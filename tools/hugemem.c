@@ -4,12 +4,33 @@
  * from HUGE_SIZE up.  Where the kernel has no transparent huge pages
  * (or none free), the advice is ignored and the memory is plain pages.
  */
+#include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include "hugemem.h"
 
 #define HUGE_SIZE	((size_t)2 << 20)
+
+bool huge_pages_off(void)
+{
+	char buf[128];
+	ssize_t n;
+	int fd;
+
+	/* unreadable (no /sys): the advice may still be taken */
+	fd = open("/sys/kernel/mm/transparent_hugepage/enabled",
+		  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return strstr(buf, "[never]") != NULL;
+}
 
 static size_t span(size_t size)
 {

@@ -9,7 +9,14 @@
 #ifndef XSTAT_TOOL_HUGEMEM_H
 #define XSTAT_TOOL_HUGEMEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * True where the kernel says it backs no memory with huge pages: there a
+ * file's pages are better mapped than copied into plain pages.
+ */
+bool huge_pages_off(void);
 
 /* @size bytes of zeroed memory, or NULL (errno set). */
 void *huge_alloc(size_t size);

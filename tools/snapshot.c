@@ -1019,26 +1019,39 @@ static int load_text(struct ctx *c, const char *map, size_t size,
 }
 
 /*
- * A regular file's bytes, all read now into memory of huge pages: the
+ * A regular file's bytes, all in memory now: read into huge pages, as the
  * walk compares each record's text with the file's after a system call,
- * which costs a TLB miss per 4 KiB page of a mapping.  1 read, 0 not a
- * regular file or no memory (read as a stream), -1 a read error.
+ * which costs a TLB miss per 4 KiB page of a mapping; mapped where the
+ * kernel gives no huge pages (a fault per plain page read into costs
+ * more).  1 loaded, 0 not a regular file or no memory (to be read as a
+ * stream), -1 an error.
  */
-static int read_text(struct ctx *c, FILE *f, struct snapshot *s)
+static int text_of(struct ctx *c, FILE *f, struct snapshot *s)
 {
 	struct stat sb;
 	size_t size, got = 0;
 	ssize_t r;
+	void *map;
 
 	if (fileno(f) < 0 || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode) ||
 	    sb.st_size <= 0 || (uint64_t)sb.st_size > SIZE_MAX)
 		return 0;
 	size = (size_t)sb.st_size;
+	if (huge_pages_off()) {
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			   fileno(f), 0);
+		if (map == MAP_FAILED)
+			return 0;
+		s->text = map;
+		s->text_len = size;
+		s->text_mapped = true;
+		return load_text(c, s->text, size, s) ? -1 : 1;
+	}
 	s->text = huge_alloc(size);
 	if (!s->text)
 		return 0;
 	s->text_len = size;
-	/* from the start, as a mapping would: a file shorter now ends early */
+	/* from the start, as the mapping: a file shorter now ends early */
 	while (got < size) {
 		r = pread(fileno(f), s->text + got, size - got, (off_t)got);
 		if (r < 0 && errno == EINTR)
@@ -1063,7 +1076,7 @@ static int load(FILE *f, const char *name, struct snapshot *s, char *err,
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	err[0] = '\0';
-	ret = read_text(&c, f, s);
+	ret = text_of(&c, f, s);
 	if (ret < 0)
 		return ret;
 	ret = ret ? 0 : load_stream(&c, f, s);
@@ -1379,6 +1392,9 @@ void snapshot_free(struct snapshot *s)
 #ifdef HAVE_SIMDJSON
 	jt_free(s->tree);
 #endif
-	huge_free(s->text, s->text_len);
+	if (s->text_mapped)
+		munmap(s->text, s->text_len);
+	else
+		huge_free(s->text, s->text_len);
 	memset(s, 0, sizeof(*s));
 }

@@ -87,6 +87,7 @@ struct snapshot {
 	struct snap_ent	*root;		/* the entry every other is under */
 	char		*text;		/* a regular file's bytes: the records */
 	size_t		text_len;
+	bool		text_mapped;	/* mapped, not huge_alloc()'d */
 	bool		have_taken;	/* some record has "taken" */
 	const char	*name;		/* the file, for messages */
 	struct jt_tree	*tree;		/* snapshot_resolve()'s parser */
