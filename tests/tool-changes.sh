@@ -189,15 +189,46 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	run nobody "$tmp/nobody/t" "" -- setpriv --reuid=65534 --regid=65534 \
 		--clear-groups
 fi
-# Where the kernel says it gives no huge pages, the tool maps the
-# snapshot instead of reading it (tools/snapshot.c: text_of()).
+# The snapshot is read into huge pages, or mapped where the kernel says
+# it gives none or the process's memory is limited to less than eight
+# times its size (tools/hugemem.c: huge_read_fits()).  The answers must
+# not differ; strace shows which way was taken.
 thp=/sys/kernel/mm/transparent_hugepage/enabled
+in_ns() {	# in_ns FILE TARGET CMD...: CMD with FILE bound over TARGET
+	unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' "$@"
+}
+# way LABEL WANT CMD...: --changes by CMD maps the snapshot (WANT mapped)
+# or reads it (WANT read)
+way() {
+	label=$1 want=$2
+	shift 2
+	"$@" strace -f -o "$tmp/trace" -e trace=mmap "$tool" -r \
+		--changes="$tmp/plain.snap" "$tmp/plain" >/dev/null 2>&1
+	if grep -q 'MAP_POPULATE' "$tmp/trace"; then got=mapped; else got=read; fi
+	[ "$got" = "$want" ] || fail "$label: the snapshot $got, want $want"
+}
 if [ "$(id -u)" = 0 ] && [ -f "$thp" ] && command -v unshare >/dev/null &&
 	echo 'always madvise [never]' >"$tmp/thp-never" &&
-	unshare -m mount --bind "$tmp/thp-never" "$thp" 2>/dev/null; then
-	run "huge pages off" "$tmp/nothp" "" -- unshare -m sh -c \
-		'mount --bind "$0" "$1" && shift && exec "$@"' \
-		"$tmp/thp-never" "$thp"
+	in_ns "$tmp/thp-never" "$thp" true 2>/dev/null; then
+	run "huge pages off" "$tmp/nothp" "" -- in_ns "$tmp/thp-never" "$thp"
+	if command -v strace >/dev/null; then
+		grep -q '\[never\]' "$thp" && want=mapped || want=read
+		way "as it is" $want
+		way "huge pages off" mapped in_ns "$tmp/thp-never" "$thp"
+		# every cgroup of this process limited to 4 KiB
+		mkdir "$tmp/cg"
+		while IFS=: read -r _ ctl path; do
+			case $ctl in
+			"")	mkdir -p "$tmp/cg$path" &&
+				echo 4096 >"$tmp/cg$path/memory.max" ;;
+			*memory*) mkdir -p "$tmp/cg/memory$path" &&
+				echo 4096 >"$tmp/cg/memory$path/memory.limit_in_bytes" ;;
+			esac
+		done </proc/self/cgroup
+		way "memory limited" mapped in_ns "$tmp/cg" /sys/fs/cgroup
+	else
+		echo "note: which way the snapshot is read: no strace"
+	fi
 else
 	echo "note: huge pages off: needs root, unshare and $thp"
 fi

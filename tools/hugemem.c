@@ -6,31 +6,14 @@
  */
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include "hugemem.h"
 
 #define HUGE_SIZE	((size_t)2 << 20)
-
-bool huge_pages_off(void)
-{
-	char buf[128];
-	ssize_t n;
-	int fd;
-
-	/* unreadable (no /sys): the advice may still be taken */
-	fd = open("/sys/kernel/mm/transparent_hugepage/enabled",
-		  O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return strstr(buf, "[never]") != NULL;
-}
 
 static size_t span(size_t size)
 {
@@ -71,4 +54,96 @@ void huge_free(void *p, size_t size)
 {
 	if (p)
 		munmap(p, span(size ? size : 1));
+}
+
+/* A small text file's contents, NUL-terminated; false if unreadable. */
+static bool read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+static bool huge_pages_off(void)
+{
+	char buf[128];
+
+	/* unreadable (no /sys): the advice may still be taken */
+	return read_small("/sys/kernel/mm/transparent_hugepage/enabled",
+			  buf, sizeof(buf)) && strstr(buf, "[never]");
+}
+
+/* @limit lowered to the number in @path, where it holds one. */
+static void lower_to(uint64_t *limit, const char *path)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	if (!read_small(path, buf, sizeof(buf)) || buf[0] < '0' ||
+	    buf[0] > '9')
+		return;		/* none, or "max" */
+	v = strtoull(buf, &end, 10);
+	if ((*end == '\n' || *end == '\0') && v < *limit)
+		*limit = v;
+}
+
+/*
+ * The lowest memory limit of the process's cgroup: cgroup v2's
+ * memory.max of it and each cgroup above it, cgroup v1's memory
+ * controller's limit of its own.  Paths as /proc/self/cgroup gives them,
+ * under /sys/fs/cgroup.
+ */
+static void lower_to_cgroup(uint64_t *limit)
+{
+	char line[4096], path[4200], *p, *q;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		p = strchr(line, ':');
+		q = p ? strchr(p + 1, ':') : NULL;
+		if (!q || q[1] != '/')
+			continue;
+		*q = '\0';
+		if (!strcmp(p, ":")) {		/* "0::PATH": v2 */
+			for (;;) {
+				snprintf(path, sizeof(path),
+					 "/sys/fs/cgroup%s/memory.max",
+					 q[2] ? q + 1 : "");
+				lower_to(limit, path);
+				p = strrchr(q + 1, '/');
+				if (!p || p == q + 1)
+					break;
+				*p = '\0';
+			}
+		} else if (strstr(p, "memory")) {	/* v1 */
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s"
+				 "/memory.limit_in_bytes", q[2] ? q + 1 : "");
+			lower_to(limit, path);
+		}
+	}
+	fclose(f);
+}
+
+bool huge_read_fits(size_t size)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t limit = UINT64_MAX;
+
+	if (huge_pages_off())
+		return false;
+	if (pages > 0 && page > 0)
+		limit = (uint64_t)pages * (uint64_t)page;
+	lower_to_cgroup(&limit);
+	return size <= limit / 8;
 }

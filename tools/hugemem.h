@@ -12,16 +12,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
- * True where the kernel says it backs no memory with huge pages: there a
- * file's pages are better mapped than copied into plain pages.
- */
-bool huge_pages_off(void);
-
 /* @size bytes of zeroed memory, or NULL (errno set). */
 void *huge_alloc(size_t size);
 
 /* Free what huge_alloc(@size) returned (NULL: nothing). */
 void huge_free(void *p, size_t size);
+
+/*
+ * Is a file of @size bytes better read into huge_alloc()'s memory than
+ * mapped?  Not where the kernel says it gives no huge pages (a fault per
+ * plain page costs more than the mapping), nor where @size is over an
+ * eighth of the memory this process may fill (the machine's, or less
+ * where its cgroup is limited): unlike a mapping's page cache, memory
+ * read into cannot be reclaimed without swap.
+ */
+bool huge_read_fits(size_t size);
 
 #endif

@@ -1021,10 +1021,9 @@ static int load_text(struct ctx *c, const char *map, size_t size,
 /*
  * A regular file's bytes, all in memory now: read into huge pages, as the
  * walk compares each record's text with the file's after a system call,
- * which costs a TLB miss per 4 KiB page of a mapping; mapped where the
- * kernel gives no huge pages (a fault per plain page read into costs
- * more).  1 loaded, 0 not a regular file or no memory (to be read as a
- * stream), -1 an error.
+ * which costs a TLB miss per 4 KiB page of a mapping; mapped where
+ * huge_read_fits() says no.  1 loaded, 0 not a regular file or no
+ * memory (to be read as a stream), -1 an error.
  */
 static int text_of(struct ctx *c, FILE *f, struct snapshot *s)
 {
@@ -1037,7 +1036,7 @@ static int text_of(struct ctx *c, FILE *f, struct snapshot *s)
 	    sb.st_size <= 0 || (uint64_t)sb.st_size > SIZE_MAX)
 		return 0;
 	size = (size_t)sb.st_size;
-	if (huge_pages_off()) {
+	if (!huge_read_fits(size)) {
 		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
 			   fileno(f), 0);
 		if (map == MAP_FAILED)
