@@ -88,11 +88,26 @@ compare_all() {	# file, then the formats
 # Each directive alone, then with flags and widths stat honours or drops.
 directives='a A b B d D f F g G h i m n N o s r R t T u U w W x X y Y z Z
 Hd Ld Hr Lr C'
-variants='%s %-12s %12s %012s %+s %#s %'\''s % s %.3s %-+#0 12.5s %I5s'
+# one a line: '% s' and '%-+#0 12.5s' hold spaces
+variants='%s
+%-12s
+%12s
+%012s
+%+s
+%#s
+%'\''s
+% s
+%.3s
+%-+#0 12.5s
+%I5s'
 specs=
 nspecs=
+nl='
+'
 for d in $directives; do
+	IFS=$nl
 	for v in $variants; do
+		unset IFS
 		case $v in
 		*s) spec=${v%s}$d ;;
 		*) spec=$v ;;
@@ -109,6 +124,7 @@ for d in $directives; do
 " ;;
 		esac
 	done
+	unset IFS
 done
 times=
 for t in X Y Z; do
@@ -118,8 +134,6 @@ for t in X Y Z; do
 "
 	done
 done
-nl='
-'
 for f in $files; do
 	# One spec per line; no glob expansion of them.
 	set -f
