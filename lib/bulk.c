@@ -4,10 +4,11 @@
  * xstat_closedir().
  *
  * The directory is read with getdents64 in BULK_DENTS reads; a window of
- * its entries (bulk.h: BULK_BATCH or BULK_SMALL, names in place) forms a
- * batch, sorted by inode number (the order of inode tables on ext4, and
- * of inode allocation elsewhere), and handed out in that order.  Memory
- * is bounded by the batch, never by the directory.
+ * its entries (bulk.h: BULK_WINDOW or BULK_SMALL, names in place) is
+ * sorted by inode number (the order of inode tables on ext4, and of inode
+ * allocation elsewhere) and handed out in that order, a batch of up to
+ * BULK_BATCH at a time.  Memory is bounded by the window, never by the
+ * directory.
  *
  * An entry's result is the one xstat(dirfd, name, AT_SYMLINK_NOFOLLOW |
  * flags, params) gives: by default that call itself, made when the entry
@@ -51,15 +52,8 @@
 
 static void free_dir(struct xstat_dir *d)
 {
-	free(d->ents);
-	free(d->keys);
-	free(d->keys_tmp);
+	free(d->mem);
 	free(d->wide);
-	free(d->names);
-	free(d->sts);
-	free(d->order);
-	free(d->offs);
-	free(d->run);
 	free(d->ahead);
 	free(d);
 }
@@ -82,21 +76,60 @@ static int open_dir(int dfd, const char *path, unsigned flags)
 	return fd;
 }
 
+/*
+ * The window's and a raw batch's arrays, carved one after another out of
+ * one block (every size a multiple of 8, every alignment at most 8).
+ */
+#define SIZE_ENTS	(BULK_WINDOW * sizeof(struct bulk_ent))
+#define SIZE_KEYS	(BULK_WINDOW * sizeof(uint64_t))
+#define SIZE_STS	(BULK_BATCH * sizeof(struct xs_stat))
+#define SIZE_ORDER	(BULK_BATCH * sizeof(struct bulk_ent *))
+#define SIZE_OFFS	(BULK_BATCH * sizeof(uint64_t))
+#define SIZE_MEM	(SIZE_ENTS + 2 * SIZE_KEYS + SIZE_STS + SIZE_ORDER + \
+			 SIZE_OFFS + BULK_NAMES + BULK_RUN)
+_Static_assert(SIZE_ENTS % 8 == 0 && SIZE_STS % 8 == 0 &&
+	       BULK_NAMES % 8 == 0, "each array 8-aligned");
+_Static_assert(_Alignof(struct bulk_ent) <= 8 &&
+	       _Alignof(struct xs_stat) <= 8, "alignments of at most 8");
+
+static void *carve(char **p, size_t len)
+{
+	void *at = *p;
+
+	*p += len;
+	return at;
+}
+
+/*
+ * One block for all of a stream's arrays: freed by one stream and taken
+ * again by the next of a walk, it stays in malloc's heap (glibc raises
+ * its mmap and trim thresholds to the largest block freed), where
+ * blocks of different sizes can leave the heap's top over the trim
+ * threshold, so that it is given back and every directory faults its
+ * pages in again.
+ */
 static struct xstat_dir *alloc_dir(void)
 {
 	struct xstat_dir *d = calloc(1, sizeof(*d));
+	char *p;
 
 	if (!d)
 		return NULL;
 	d->fd = -1;
-	d->ents = malloc(BULK_BATCH * sizeof(*d->ents));
-	d->keys = malloc(BULK_BATCH * sizeof(*d->keys));
-	d->keys_tmp = malloc(BULK_BATCH * sizeof(*d->keys_tmp));
-	d->names = malloc(BULK_NAMES);
-	if (!d->ents || !d->keys || !d->keys_tmp || !d->names) {
-		free_dir(d);
+	d->mem = malloc(SIZE_MEM);
+	if (!d->mem) {
+		free(d);
 		return NULL;
 	}
+	p = d->mem;
+	d->sts = carve(&p, SIZE_STS);
+	d->ents = carve(&p, SIZE_ENTS);
+	d->keys = carve(&p, SIZE_KEYS);
+	d->keys_tmp = carve(&p, SIZE_KEYS);
+	d->order = carve(&p, SIZE_ORDER);
+	d->offs = carve(&p, SIZE_OFFS);
+	d->names = carve(&p, BULK_NAMES);
+	d->run = carve(&p, BULK_RUN);
 	d->dents = d->names;
 	/* Every entry's result is written in the same place. */
 	d->out.d_xstat = &d->res.x;
@@ -161,7 +194,7 @@ XS_EXPORT const struct xstat_dirent *xstat_readdir(struct xstat_dir *d)
 
 	if (!d)
 		return xs_ret_ptr(NULL, EINVAL, saved);
-	if (d->next >= d->n) {
+	if (d->next >= d->filled) {
 		ret = bulk_fill_batch(d);
 		if (ret)
 			return xs_ret_ptr(NULL, -ret, saved);

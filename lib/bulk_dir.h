@@ -23,9 +23,9 @@
  * xino, a network filesystem's hash) is sorted by comparison instead,
  * its keys then holding the index alone (bulk_window.c).
  */
-#define KEY_IDX_BITS	13
+#define KEY_IDX_BITS	15
 #define KEY_IDX_MASK	((UINT64_C(1) << KEY_IDX_BITS) - 1)
-_Static_assert(BULK_BATCH <= KEY_IDX_MASK + 1, "an index fits in a key");
+_Static_assert(BULK_WINDOW <= KEY_IDX_MASK + 1, "an index fits in a key");
 /* The low bytes of the inode numbers whose values collect() counts. */
 #define KEY_HIST_BYTES	2
 
@@ -72,8 +72,9 @@ struct xstat_dir {
 	size_t			dlen, dpos;
 	int			eof;
 	/*
-	 * the batch, handed out in keys[] order (keys_tmp: the sort's
-	 * room); names where read (arena)
+	 * the window, handed out in keys[] order (keys_tmp: the sort's
+	 * room); names where read (arena).  [next, filled): the rest of
+	 * the batch filled, the window's next entries.
 	 */
 	struct bulk_ent		*ents;
 	uint64_t		*keys, *keys_tmp;
@@ -81,12 +82,13 @@ struct xstat_dir {
 	uint32_t		hist[KEY_HIST_BYTES][256];
 	struct bulk_key		*wide;		/* the sort by comparison */
 	char			*names;
-	size_t			n, next;
+	size_t			n, next, filled;
 	/* a raw-read batch's records and bulk_ext4.c's scratch */
 	struct xs_stat		*sts;
 	struct bulk_ent		**order;
 	uint64_t		*offs;
 	uint8_t			*run;
+	void			*mem;		/* the block of them all */
 	/* io_uring read-ahead (bulk_uring.c): on, and the sampling */
 	int			uring;
 	unsigned		sampled;	/* calls timed in this batch */
@@ -116,7 +118,7 @@ static inline const struct bulk_dirent64 *bulk_rec(const struct bulk_ent *e)
 		(e->name - offsetof(struct bulk_dirent64, d_name));
 }
 
-/* The entry handed out @i-th of the batch. */
+/* The entry handed out @i-th of the window. */
 static inline struct bulk_ent *bulk_nth(const struct xstat_dir *d, size_t i)
 {
 	return &d->ents[d->keys[i] & KEY_IDX_MASK];
@@ -148,8 +150,9 @@ static inline void bulk_fs_give(const struct xstat_dir *d, struct xs_stat *st)
 #define URING_SAMPLE	16
 
 /*
- * bulk_window.c: the next batch into @d (d->n entries, none at the end
- * of the directory); 0 or -errno.  bulk_sample(): one plain call that
+ * bulk_window.c: the next batch into @d, [d->next, d->filled), from the
+ * next window when this one is handed out (d->n entries, none at the
+ * end of the directory); 0 or -errno.  bulk_sample(): one plain call that
  * took since @t0 counted towards the batch's read-ahead decision.
  */
 int bulk_fill_batch(struct xstat_dir *d);

@@ -85,7 +85,7 @@ static void sort_wide(struct xstat_dir *d)
 	size_t i;
 
 	if (!d->wide)
-		d->wide = malloc(BULK_BATCH * sizeof(*d->wide));
+		d->wide = malloc(BULK_WINDOW * sizeof(*d->wide));
 	for (i = 0; i < d->n; i++)
 		d->keys[i] = i;
 	if (!d->wide)
@@ -192,6 +192,7 @@ static int collect(struct xstat_dir *d, size_t window)
 
 	d->n = 0;
 	d->next = 0;
+	d->filled = 0;
 	while (n < window) {
 		struct bulk_ent *ents = d->ents;
 		uint64_t *keys = d->keys;
@@ -323,27 +324,16 @@ static void fill_raw(struct xstat_dir *d, uint64_t want)
 	size_t i, m = 0;
 	int ret;
 
-	/* Allocated by the first raw-read batch; a failure: per call. */
-	if (!d->sts)
-		d->sts = malloc(BULK_BATCH * sizeof(*d->sts));
-	if (!d->order)
-		d->order = malloc(BULK_BATCH * sizeof(*d->order));
-	if (!d->offs)
-		d->offs = malloc(BULK_BATCH * sizeof(*d->offs));
-	if (!d->run)
-		d->run = malloc(BULK_RUN);
-	if (!d->sts || !d->order || !d->offs || !d->run)
-		return;
 	if (d->refused & XS_REFUSED_DEVICE)
 		return;
 	ret = xs_bulk_ext4_open(d->dev_major, d->dev_minor, d->mnt_key, d->fd,
-				bulk_rec(bulk_nth(d, 0))->d_ino, &dv);
+				bulk_rec(bulk_nth(d, d->next))->d_ino, &dv);
 	if (ret == -EPERM || ret == -EACCES)
 		d->refused |= XS_REFUSED_DEVICE;
 	if (ret)
 		return;
 	order = d->order;
-	for (i = 0, st = d->sts; i < d->n; i++, st++) {
+	for (i = d->next, st = d->sts; i < d->filled; i++, st++) {
 		struct bulk_ent *e = bulk_nth(d, i);
 
 		e->st = st;
@@ -413,20 +403,21 @@ static int statx_allowed(const struct xstat_dir *d, size_t i)
 #endif
 }
 
-/* Read ahead the inodes of the batch's entries [from, n). */
+/* Read ahead the inodes of the batch's entries [from, filled). */
 static void read_ahead(struct xstat_dir *d, size_t from)
 {
 	size_t i;
 
-	if (d->n - from < 2 || !uring_allowed(d) || !statx_allowed(d, from))
+	if (d->filled - from < 2 || !uring_allowed(d) ||
+	    !statx_allowed(d, from))
 		return;
 	if (!d->ahead)
 		d->ahead = malloc(BULK_BATCH * sizeof(*d->ahead));
 	if (!d->ahead)
 		return;
-	for (i = from; i < d->n; i++)
+	for (i = from; i < d->filled; i++)
 		d->ahead[i - from] = bulk_nth(d, i)->name;
-	if (bulk_uring_prefetch(d->fd, d->ahead, d->n - from,
+	if (bulk_uring_prefetch(d->fd, d->ahead, d->filled - from,
 				AT_SYMLINK_NOFOLLOW | d->flags,
 				xs_statx_request(d->request)) < 0 &&
 	    !bulk_uring_usable())
@@ -470,9 +461,10 @@ static int by_name(struct xstat_dir *d)
 }
 
 /*
- * A batch that reads raw inodes shares more the larger it is; one stat'ed
- * entry by entry shares nothing but the order, and a small one stays in
- * the caches.
+ * A window that reads raw inodes shares more the larger it is; one
+ * stat'ed entry by entry shares nothing but the order, and a small one
+ * stays in the caches.  A window is filled a batch at a time: the next
+ * window is read only once this one is handed out.
  */
 int bulk_fill_batch(struct xstat_dir *d)
 {
@@ -485,10 +477,13 @@ int bulk_fill_batch(struct xstat_dir *d)
 		if (!d->raw_inodes || (d->refused & XS_REFUSED_DEVICE))
 			want = 0;
 	}
-	ret = collect(d, want ? BULK_BATCH : BULK_SMALL);
-
-	if (ret || !d->n)
-		return ret;
+	if (d->next >= d->n) {
+		ret = collect(d, want ? BULK_WINDOW : BULK_SMALL);
+		if (ret || !d->n)
+			return ret;
+	}
+	d->filled = d->next + (d->n - d->next < BULK_BATCH ?
+			       d->n - d->next : BULK_BATCH);
 	d->sample_ns = 0;
 	/*
 	 * Entry by entry, each batch decides anew from its own first calls.
@@ -504,14 +499,15 @@ int bulk_fill_batch(struct xstat_dir *d)
 	d->sampled = d->uring ? URING_SAMPLE : 0;
 	d->by_name = !want && by_name(d);
 	if (d->uring)
-		read_ahead(d, 0);
+		read_ahead(d, d->next);
 	if (want) {
 		uint64_t t0 = d->uring ? 0 : bulk_uring_now();
 
 		fill_raw(d, want);
 		/* a raw batch stats together: its whole time is the sample */
 		if (!d->uring && bulk_uring_cold(bulk_uring_now() - t0,
-						 (unsigned)d->n) &&
+						 (unsigned)(d->filled -
+							    d->next)) &&
 		    uring_allowed(d))
 			d->uring = 1;
 		d->sampled = URING_SAMPLE;

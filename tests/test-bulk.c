@@ -56,7 +56,7 @@
 extern unsigned long xs_bulk_raw_ready, xs_bulk_per_call;
 
 #define NFILES		200
-#define NVANISH		9000	/* more than a batch (8192) */
+#define NVANISH		9000	/* more than a batch (4096) */
 #define MAX_NAMES	(NVANISH + 64)
 #define RESULT_MAX	XSTAT_RESULT_MAX
 #define ORACLE_SAMPLE	6
@@ -962,6 +962,39 @@ static void scan_all_batched(const char *label, const char *dir,
 	CHECK(got == 0, "%s: %lu entries went the per-call way", lbl, got);
 }
 
+/*
+ * A window of more than a batch (NVANISH files, fresh): the raw reads
+ * vouch for every entry of every batch, not only of the first.
+ */
+static void batches_raw(const char *label, const char *dir)
+{
+	struct xstat_parameters p = { XSTAT_REQUEST__EXTENDED_STATS };
+	unsigned long before = __atomic_load_n(&xs_bulk_raw_ready,
+					       __ATOMIC_RELAXED), got;
+	const char *why = no_statx_unique_mnt_id(dir);
+	struct xstat_dir *d = xstat_opendir(AT_FDCWD, dir, 0, &p);
+	const struct xstat_dirent *e;
+	int n = 0;
+
+	CHECK(d, "%s: xstat_opendir: %s", label, strerror(errno));
+	if (!d)
+		return;
+	while ((e = xstat_readdir(d)))
+		n += !e->d_error;
+	CHECK(xstat_closedir(d) == 0, "%s: closedir", label);
+	got = __atomic_load_n(&xs_bulk_raw_ready, __ATOMIC_RELAXED) - before;
+	if (why) {
+		printf("%s: the raw reads vouched for %lu of %d entries, as "
+		       "they may here: %s\n", label, got, n, why);
+		return;
+	}
+	CHECK(n == NVANISH && got == (unsigned long)n,
+	      "%s: the raw reads vouched for %lu of %d entries (%d files)",
+	      label, got, n, NVANISH);
+	printf("%s: raw reads vouched for %lu of %d entries in batches\n",
+	       label, got, n);
+}
+
 static void run_case(void **state)
 {
 	const struct fs_case *c = *state;
@@ -1018,6 +1051,8 @@ static void run_case(void **state)
 				if (fd >= 0)
 					close(fd);
 			}
+			if (k == 0 && c->ext4 && !blocked)
+				batches_raw(c->name, dir);
 			vanishing(c->name, dir, vmask[k]);
 		}
 	}

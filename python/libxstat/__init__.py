@@ -376,7 +376,7 @@ def scandir(path: _t.Union[str, bytes, "_os.PathLike[str]",
     block device (root), one read of the inode table per block for the
     generation and data version of all the entries it holds; elsewhere
     each entry costs what a stat() of it does.  Entries come in batches
-    of up to 8192 entries (raw inodes read) or up to 512 entries, in the
+    of up to 32768 entries (raw inodes read) or up to 512 entries, in the
     directory's order; within a batch, in inode order.  Raises OSError
     as os.scandir() does.
     """
