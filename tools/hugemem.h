@@ -2,9 +2,8 @@
 /*
  * Large tables (a snapshot's text, entries and hash buckets) in memory
  * the kernel may back with 2 MiB pages.  A table of tens of megabytes in
- * 4 KiB pages costs a fault per page when it is filled and a TLB miss
- * per page each time it is read after a system call; in huge pages, a
- * few of each.
+ * 4 KiB pages costs a fault or a first touch per page, which on a
+ * virtual machine can cost microseconds each; in huge pages, a few.
  */
 #ifndef XSTAT_TOOL_HUGEMEM_H
 #define XSTAT_TOOL_HUGEMEM_H

@@ -1019,9 +1019,9 @@ static int load_text(struct ctx *c, const char *map, size_t size,
 }
 
 /*
- * A regular file's bytes, all in memory now: read into huge pages, as the
- * walk compares each record's text with the file's after a system call,
- * which costs a TLB miss per 4 KiB page of a mapping; mapped where
+ * A regular file's bytes, all in memory now: read into huge pages, as
+ * the first touch of each 4 KiB page of a mapping costs more than the
+ * read (the parsers and the walk touch every record); mapped where
  * huge_read_fits() says no.  1 loaded, 0 not a regular file or no
  * memory (to be read as a stream), -1 an error.
  */
