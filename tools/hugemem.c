@@ -95,44 +95,55 @@ static void lower_to(uint64_t *limit, const char *path)
 		*limit = v;
 }
 
+/* Is @name one of the comma-separated @list? */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; *list; list += strcspn(list, ","), list += *list == ',')
+		if (!strncmp(list, name, n) && (!list[n] || list[n] == ','))
+			return true;
+	return false;
+}
+
 /*
  * The lowest memory limit of the process's cgroup: cgroup v2's
  * memory.max of it and each cgroup above it, cgroup v1's memory
- * controller's limit of its own.  Paths as /proc/self/cgroup gives them,
- * under /sys/fs/cgroup.
+ * controller's limit of its own.  Paths as /proc/self/cgroup gives them
+ * ("ID:CONTROLLERS:PATH" a line), under /sys/fs/cgroup.
  */
 static void lower_to_cgroup(uint64_t *limit)
 {
-	char line[4096], path[4200], *p, *q;
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	char list[8192], path[8256], *line, *next, *ctl, *dir, *cut;
 
-	if (!f)
+	if (!read_small("/proc/self/cgroup", list, sizeof(list)))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		p = strchr(line, ':');
-		q = p ? strchr(p + 1, ':') : NULL;
-		if (!q || q[1] != '/')
+	for (line = list; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		ctl = strchr(line, ':');
+		dir = ctl ? strchr(++ctl, ':') : NULL;
+		if (!dir || dir[1] != '/')
 			continue;
-		*q = '\0';
-		if (!strcmp(p, ":")) {		/* "0::PATH": v2 */
+		*dir++ = '\0';
+		if (!*ctl) {			/* "0::PATH": v2 */
 			for (;;) {
 				snprintf(path, sizeof(path),
 					 "/sys/fs/cgroup%s/memory.max",
-					 q[2] ? q + 1 : "");
+					 dir[1] ? dir : "");
 				lower_to(limit, path);
-				p = strrchr(q + 1, '/');
-				if (!p || p == q + 1)
+				cut = strrchr(dir, '/');
+				if (cut == dir)
 					break;
-				*p = '\0';
+				*cut = '\0';
 			}
-		} else if (strstr(p, "memory")) {	/* v1 */
+		} else if (listed(ctl, "memory")) {	/* v1 */
 			snprintf(path, sizeof(path), "/sys/fs/cgroup/memory%s"
-				 "/memory.limit_in_bytes", q[2] ? q + 1 : "");
+				 "/memory.limit_in_bytes", dir[1] ? dir : "");
 			lower_to(limit, path);
 		}
 	}
-	fclose(f);
 }
 
 bool huge_read_fits(size_t size)
