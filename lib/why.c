@@ -113,10 +113,22 @@ static uint8_t why_dv(const struct xs_fs *fs, uint32_t fsflags,
 	return XSTAT_WHY_UNKNOWN;
 }
 
+/* A refused device's note (why.h), settled by who the caller is now. */
+static uint8_t settled(uint8_t noted)
+{
+	if (noted != XS_WHY_DEVICE_REFUSED)
+		return noted;
+	return geteuid() != 0 ? XSTAT_WHY_PRIVILEGE : XSTAT_WHY_REFUSED;
+}
+
 void xs_why_fill_missing(const struct xs_target *t, uint64_t missing,
 			 int from_statx, struct xs_stat *st)
 {
 	const struct xs_fs *fs = xs_fs_row(t, st);
+
+	st->why_btime = settled(st->why_btime);
+	st->why_gen = settled(st->why_gen);
+	st->why_dv = settled(st->why_dv);
 
 	/*
 	 * Not even the filesystem's type could be learnt without a request

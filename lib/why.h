@@ -11,7 +11,6 @@
 #define LIBXSTAT_WHY_H
 
 #include <errno.h>
-#include <unistd.h>
 #include "internal.h"
 
 /*
@@ -46,6 +45,14 @@ static inline int xs_why_unverified(int err)
 }
 
 /*
+ * The note of a device that refused to open, until why.c settles it
+ * (xs_why_device_refused()): which of PRIVILEGE and REFUSED it is takes
+ * a system call, paid only by a caller who asks for the reasons.  Never
+ * a public XSTAT_WHY_* value.
+ */
+#define XS_WHY_DEVICE_REFUSED	0xff
+
+/*
  * Opening or reading the filesystem's block device failed with @err.
  * Opening one takes root (or its group): a refusal is the caller's lack
  * without root, a refusal despite it with (a container's device rules, a
@@ -55,7 +62,7 @@ static inline uint8_t xs_why_device(int err)
 {
 	switch (err) {
 	case EACCES: case EPERM:
-		return geteuid() != 0 ? XSTAT_WHY_PRIVILEGE : XSTAT_WHY_REFUSED;
+		return XS_WHY_DEVICE_REFUSED;
 	case ENOENT: case ENODEV: case ENXIO: case ENOTDIR: case ENAMETOOLONG:
 		return XSTAT_WHY_NO_DEVICE;
 	}

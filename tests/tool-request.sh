@@ -209,6 +209,27 @@ if command -v strace >/dev/null 2>&1; then
 		echo "FAIL -r: $opens opens or handles of entries"
 		fail=1
 	}
+	# A block device that refused to open (always, without root) is why
+	# the data version is missing; whether the reason is PRIVILEGE or
+	# REFUSED is asked of the kernel (geteuid) only by a caller who asks
+	# for the reasons, not once an entry by every caller.
+	if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+		chmod 755 "$tmp" "$tmp/w"
+		rm -f "$tmp/st"
+		strace -f -u nobody -o "$tmp/st" "$tool" -r \
+			-c '%{data_version}' "$tmp/w" >/dev/null 2>&1
+		refused=$(grep -c 'open.*"/dev/.* EACCES' "$tmp/st")
+		euid=$(grep -c 'geteuid' "$tmp/st")
+		if [ "$refused" = 0 ]; then
+			echo "note: no device refused under $tmp: geteuid not counted"
+		else
+			n=$((n + 1))
+			[ "$euid" -lt 10 ] || {
+				echo "FAIL -r as nobody: $euid geteuid calls for 50 entries"
+				fail=1
+			}
+		fi
+	fi
 else
 	echo "note: no strace: the statx masks are not checked"
 fi
