@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "bulk_dir.h"
+#include "fs.h"
 #include "cmtime.h"
 #include "bulk_uring.h"
 #include "backend_statx.h"
@@ -188,6 +189,7 @@ _Static_assert(KEY_HIST_BYTES == 2, "collect() counts two bytes");
 static int collect(struct xstat_dir *d, size_t window)
 {
 	uint64_t any = 0, all = UINT64_MAX;
+	int64_t last = 0;
 	size_t n = 0;
 
 	d->n = 0;
@@ -226,6 +228,7 @@ static int collect(struct xstat_dir *d, size_t window)
 			struct bulk_ent *e = &ents[n];
 
 			pos += de->d_reclen;
+			last = de->d_off;
 			if (is_dot(de->d_name))
 				continue;
 			e->name = de->d_name;
@@ -238,6 +241,10 @@ static int collect(struct xstat_dir *d, size_t window)
 			n++;
 		}
 		d->dpos = pos;
+		/* The read's last record says the end: no read to learn it. */
+		if (pos >= len && last == XS_DENTS_END && d->fs &&
+		    (d->fs->flags & XS_FS_DENTS_END))
+			d->eof = 1;
 	}
 	d->n = n;
 	sort_keys(d, all, any & ~all);

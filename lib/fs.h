@@ -28,6 +28,17 @@
 #define XS_FS_FSID_UUID		0x04	/* f_fsid is made from the fs UUID */
 #define XS_FS_RAW_INODES	0x08	/* batches read raw inodes (bulk_ext4.c) */
 #define XS_FS_DV_LOW32_COARSE	0x10	/* dv: 32 bits where ctime has seconds */
+#define XS_FS_DENTS_END		0x20	/* getdents64 marks the end: XS_DENTS_END */
+
+/*
+ * The position ext4 gives after a directory's last entry, which
+ * getdents64 writes into the last record's d_off when a read reaches the
+ * end: its hash of the end of the directory for this process's width of
+ * hash (32 bits for a 32-bit process), a value it keeps every entry's
+ * hash from taking.  A stream that sees it needs no read to learn the end.
+ */
+#define XS_DENTS_END	(sizeof(long) == 8 ? (int64_t)0x7fffffffffffffff : \
+			 (int64_t)0x7fffffff)
 
 /* struct xs_fs.btime_needs and .dv_needs: what reading the value takes. */
 #define XS_NEEDS_ROOT		0x1	/* euid 0: the block device is root's */

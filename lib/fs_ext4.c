@@ -8,7 +8,10 @@
  * from the raw inode on the block device, root's alone: probe_ext4.c
  * drives that read, ext4dev*.c open and know the device, ext4_disk.c
  * decodes the inode, bulk_ext4.c reads a directory's inodes in batches.
- * f_fsid is made from the UUID.
+ * f_fsid is made from the UUID.  Its readdir (htree order, which a
+ * directory of one block takes too) ends a read that reaches the end with
+ * the end's position (fs.h: XS_DENTS_END); the ext2 driver's, under the
+ * same magic, gives byte offsets, never that value.
  */
 #include "fs.h"
 
@@ -18,7 +21,8 @@ const struct xs_fs xs_fs_ext4 = {
 	.magic		= EXT4_SUPER_MAGIC,
 	.name		= "ext4",
 	.flags		= XS_FS_STATX_BTIME | XS_FS_FSID_UUID |
-			  XS_FS_RAW_INODES | XS_FS_DV_LOW32_COARSE,
+			  XS_FS_RAW_INODES | XS_FS_DV_LOW32_COARSE |
+			  XS_FS_DENTS_END,
 	.mgtime_type	= "ext4",
 	.dv		= XSTAT_PROMISE_EVERY_CHANGE | XSTAT_PROMISE_MONOTONIC |
 			  XSTAT_PROMISE_PERSISTENT | XSTAT_PROMISE_METADATA,
