@@ -189,7 +189,7 @@ _Static_assert(KEY_HIST_BYTES == 2, "collect() counts two bytes");
 static int collect(struct xstat_dir *d, size_t window)
 {
 	uint64_t any = 0, all = UINT64_MAX;
-	int64_t last = 0;
+	const struct bulk_dirent64 *last = NULL;
 	size_t n = 0;
 
 	d->n = 0;
@@ -228,7 +228,7 @@ static int collect(struct xstat_dir *d, size_t window)
 			struct bulk_ent *e = &ents[n];
 
 			pos += de->d_reclen;
-			last = de->d_off;
+			last = de;
 			if (is_dot(de->d_name))
 				continue;
 			e->name = de->d_name;
@@ -242,8 +242,8 @@ static int collect(struct xstat_dir *d, size_t window)
 		}
 		d->dpos = pos;
 		/* The read's last record says the end: no read to learn it. */
-		if (pos >= len && last == XS_DENTS_END && d->fs &&
-		    (d->fs->flags & XS_FS_DENTS_END))
+		if (pos >= len && d->fs && (d->fs->flags & XS_FS_DENTS_END) &&
+		    last->d_off == XS_DENTS_END)
 			d->eof = 1;
 	}
 	d->n = n;
