@@ -46,7 +46,7 @@ static inline int xs_why_unverified(int err)
 
 /*
  * The note of a device that refused to open, until why.c settles it
- * (xs_why_device_refused()): which of PRIVILEGE and REFUSED it is takes
+ * (xs_why_fill_missing()): which of PRIVILEGE and REFUSED it is takes
  * a system call, paid only by a caller who asks for the reasons.  Never
  * a public XSTAT_WHY_* value.
  */
