@@ -293,7 +293,7 @@ int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
 	if (!want || (st->mask & PROBE_NEEDS) != PROBE_NEEDS)
 		return 0;
 	if (t->refused && (*t->refused & XS_REFUSED_DEVICE)) {
-		xs_why_note(st, want, xs_why_device(EACCES));
+		xs_why_note(st, want, xs_why_device(EACCES, XS_NEEDS_ROOT));
 		return 0;
 	}
 	ret = probe_inode(t, st, xs_ext4_idmap_of(st->fs_key, fsflags), raw,
@@ -301,7 +301,7 @@ int xs_ext4_probe(const struct xs_fs *fs, const struct xs_target *t,
 	if ((ret == -EPERM || ret == -EACCES) && t->refused)
 		*t->refused |= XS_REFUSED_DEVICE;
 	if (ret) {
-		xs_why_note(st, want, xs_why_device(-ret));
+		xs_why_note(st, want, xs_why_device(-ret, XS_NEEDS_ROOT));
 		return 0;
 	}
 

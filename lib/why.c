@@ -22,6 +22,10 @@
 #include "result.h"
 #include "why.h"
 
+_Static_assert(XSTAT_WHY_NO_DEVICE < XS_WHY_REFUSAL &&
+	       ((XS_NEEDS_ROOT | XS_NEEDS_FS_QUERY) & XS_WHY_REFUSAL) == 0,
+	       "a refusal's note is no reason, and keeps what was needed");
+
 /* Does this thread lack what reading the value takes (fs.h XS_NEEDS_*)? */
 static int lacks(unsigned needs)
 {
@@ -32,15 +36,16 @@ static int lacks(unsigned needs)
 
 /*
  * @err from the filesystem's own probe (its row's ->probe), for the field
- * whose reading needs @needs: a refusal is the caller's lack if it lacks
- * what the field needs, else a refusal despite it; ENOTTY and ENOSYS,
- * where the row has a probe, are a kernel without its interface.
+ * whose reading needs @needs: a refusal is noted with those needs, and
+ * settled as the caller's lack or a refusal despite it only if the
+ * reasons are asked (settled()); ENOTTY and ENOSYS, where the row has a
+ * probe, are a kernel without its interface.
  */
 static uint8_t why_probe_err(int err, unsigned needs)
 {
 	switch (err) {
 	case EACCES: case EPERM:
-		return lacks(needs) ? XSTAT_WHY_PRIVILEGE : XSTAT_WHY_REFUSED;
+		return XS_WHY_REFUSED_NEEDING(needs);
 	case ENOTTY: case ENOSYS:
 		return XSTAT_WHY_KERNEL;
 	}
@@ -113,12 +118,16 @@ static uint8_t why_dv(const struct xs_fs *fs, uint32_t fsflags,
 	return XSTAT_WHY_UNKNOWN;
 }
 
-/* A refused device's note (why.h), settled by who the caller is now. */
+/*
+ * A refusal's note (why.h), settled by what the caller lacks now: its
+ * lack without what the field needs, a refusal despite it with.
+ */
 static uint8_t settled(uint8_t noted)
 {
-	if (noted != XS_WHY_DEVICE_REFUSED)
+	if ((noted & XS_WHY_REFUSAL) != XS_WHY_REFUSAL)
 		return noted;
-	return geteuid() != 0 ? XSTAT_WHY_PRIVILEGE : XSTAT_WHY_REFUSED;
+	return lacks(noted & ~XS_WHY_REFUSAL) ? XSTAT_WHY_PRIVILEGE :
+						XSTAT_WHY_REFUSED;
 }
 
 void xs_why_fill_missing(const struct xs_target *t, uint64_t missing,

@@ -45,24 +45,27 @@ static inline int xs_why_unverified(int err)
 }
 
 /*
- * The note of a device that refused to open, until why.c settles it
- * (xs_why_fill_missing()): which of PRIVILEGE and REFUSED it is takes
- * a system call, paid only by a caller who asks for the reasons.  Never
- * a public XSTAT_WHY_* value.
+ * The note of a refusal of what reading a field takes (@needs, fs.h's
+ * XS_NEEDS_*), until why.c settles it (xs_why_fill_missing()): whether
+ * it is PRIVILEGE, the caller's lack, or REFUSED despite it takes a
+ * system call (geteuid, capget), paid only by a caller who asks for the
+ * reasons.  Never a public XSTAT_WHY_* value.
  */
-#define XS_WHY_DEVICE_REFUSED	0xff
+#define XS_WHY_REFUSAL		0xf0
+#define XS_WHY_REFUSED_NEEDING(needs)	(XS_WHY_REFUSAL | (needs))
 
 /*
  * Opening or reading the filesystem's block device failed with @err.
- * Opening one takes root (or its group): a refusal is the caller's lack
- * without root, a refusal despite it with (a container's device rules, a
- * security module).  No node, or no sysfs naming it: NO_DEVICE.
+ * Opening one takes @needs (XS_NEEDS_ROOT: root, or its group): a
+ * refusal is the caller's lack without it, a refusal despite it with (a
+ * container's device rules, a security module).  No node, or no sysfs
+ * naming it: NO_DEVICE.
  */
-static inline uint8_t xs_why_device(int err)
+static inline uint8_t xs_why_device(int err, unsigned needs)
 {
 	switch (err) {
 	case EACCES: case EPERM:
-		return XS_WHY_DEVICE_REFUSED;
+		return XS_WHY_REFUSED_NEEDING(needs);
 	case ENOENT: case ENODEV: case ENXIO: case ENOTDIR: case ENAMETOOLONG:
 		return XSTAT_WHY_NO_DEVICE;
 	}
